@@ -1,0 +1,32 @@
+#include "elements/point_mass.hpp"
+
+namespace catena::elements {
+
+PointMass::PointMass(std::string name, std::span<const fem::Node> nodes, fem::NodeId node, double mass,
+                     const fem::Vec3& gravity)
+    : Element(std::move(name)),
+      node_(node),
+      block_(nodes[node.index].displacement),
+      m_(mass),
+      g_(gravity),
+      reference_(nodes[node.index].reference_position) {}
+
+void PointMass::declare(fem::UnknownRegistry& registry) { registry.couple({block_}); }
+
+void PointMass::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
+  const double c = m_ * fem::inertia_coefficient(s.h);
+  const fem::Vec3 res = c * (s.increment(node_) - s.h * s.at_start(node_).velocity) - m_ * g_;
+  r.add<3>(block_, res);
+  const fem::Mat3 K = c * fem::Mat3::Identity();
+  j.add<3, 3>(block_, block_, K);
+}
+
+void PointMass::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
+  const fem::NodeState& s = states[node_.index];
+  e.kinetic += 0.5 * m_ * s.velocity.squaredNorm();
+  e.potential -= m_ * g_.dot(s.position - reference_);
+  e.momentum += m_ * s.velocity;
+  e.angular_momentum += s.position.cross(m_ * s.velocity);
+}
+
+}  // namespace catena::elements

@@ -1,0 +1,65 @@
+#pragma once
+/// The one abstraction everything hangs on (docs/architecture.md). An element declares once the
+/// unknown blocks it owns or touches, then for each Newton iterate of a time element stamps its
+/// residual rows and Jacobian blocks into abstract sinks. Stamping is const and caches nothing.
+#include "fem/energy.hpp"
+#include "fem/sinks.hpp"
+#include "fem/step_state.hpp"
+#include "fem/unknowns.hpp"
+
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace catena::fem {
+
+/// Thrown by `stamp` when a trial state has no meaning (a bar of zero length, a rotation past
+/// its chart); the Newton solver answers it by cutting the step, never by crashing.
+class DomainError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Named per-cell values for output (axial force, section forces...).
+class CellValueSink {
+ public:
+  virtual ~CellValueSink() = default;
+  virtual void set(std::string_view field, double value) = 0;
+};
+
+class Element {
+ public:
+  explicit Element(std::string name) : name_(std::move(name)) {}
+  virtual ~Element() = default;
+  Element(const Element&) = delete;
+  Element& operator=(const Element&) = delete;
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] virtual std::string_view kind() const = 0;  ///< "truss", "point_mass", ...
+
+  /// Creates the element's own blocks (relative coordinates, multipliers) and declares, with
+  /// `UnknownRegistry::couple`, every block its stamps touch. Called once, before numbering.
+  virtual void declare(UnknownRegistry& registry) = 0;
+
+  /// Adds the element's residual contribution (force units for node rows) and its exact
+  /// derivative with respect to the trial unknowns.
+  virtual void stamp(const StepState& s, ResidualSink& r, JacobianSink& j) const = 0;
+
+  /// After convergence of a time element: update internal history. Most elements have none.
+  virtual void commit(const StepState&) {}
+
+  /// State functions at a committed state.
+  virtual void add_energy(std::span<const NodeState>, StateEnergy&) const {}
+  /// Work done and energy dissipated over a converged time element.
+  virtual void add_step_work(const StepState&, StepWork&) const {}
+
+  /// Nodes of the element's output cell (a line for trusses); empty for elements without one.
+  [[nodiscard]] virtual std::span<const NodeId> cell_nodes() const { return {}; }
+  virtual void cell_values(std::span<const NodeState>, CellValueSink&) const {}
+
+ private:
+  std::string name_;
+};
+
+}  // namespace catena::fem

@@ -1,0 +1,57 @@
+#include "fem/expression.hpp"
+
+#include <muParser.h>
+
+#include <cmath>
+
+namespace catena::fem {
+
+struct Expression::Impl {
+  mu::Parser parser;
+  std::string text;
+  mutable double t = 0.0;  // muparser reads variables through a pointer
+  bool uses_time = false;
+};
+
+Expression::Expression(const std::string& text, const ParameterTable& parameters, bool allow_time)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->text = text;
+  try {
+    for (const auto& [name, value] : parameters) impl_->parser.DefineConst(name, value);
+    if (allow_time) impl_->parser.DefineVar("t", &impl_->t);
+    impl_->parser.SetExpr(text);
+    const mu::varmap_type used = impl_->parser.GetUsedVar();
+    impl_->uses_time = used.count("t") > 0;
+    static_cast<void>(impl_->parser.Eval());
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError("cannot evaluate '" + text + "': " + e.GetMsg());
+  }
+}
+
+Expression::Expression(Expression&&) noexcept = default;
+Expression& Expression::operator=(Expression&&) noexcept = default;
+Expression::~Expression() = default;
+
+double Expression::operator()(double t) const {
+  impl_->t = t;
+  double v = 0.0;
+  try {
+    v = impl_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError("cannot evaluate '" + impl_->text + "' at t = " + std::to_string(t) +
+                          ": " + e.GetMsg());
+  }
+  if (!std::isfinite(v))
+    throw ExpressionError("'" + impl_->text + "' is not finite at t = " + std::to_string(t));
+  return v;
+}
+
+const std::string& Expression::text() const { return impl_->text; }
+bool Expression::is_constant() const { return !impl_->uses_time; }
+
+double evaluate(const std::string& text, const ParameterTable& parameters) {
+  const Expression e(text, parameters, /*allow_time=*/false);
+  return e(0.0);
+}
+
+}  // namespace catena::fem

@@ -1,0 +1,39 @@
+#pragma once
+/// Expressions of parameters and time, parsed once with muparser: model parameters, loads and
+/// drive laws (`"F0 * sin(2 * _pi * t / T)"`, piecewise with `t < Ts ? ... : ...`).
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace catena::fem {
+
+using ParameterTable = std::map<std::string, double, std::less<>>;
+
+/// A malformed or non-finite expression; `what()` quotes the text and muparser's reason.
+class ExpressionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Expression {
+ public:
+  /// Parses `text`; names resolve to `parameters`, and `t` (time, s) when `allow_time`.
+  Expression(const std::string& text, const ParameterTable& parameters, bool allow_time = true);
+  Expression(Expression&&) noexcept;
+  Expression& operator=(Expression&&) noexcept;
+  ~Expression();
+
+  [[nodiscard]] double operator()(double t) const;
+  [[nodiscard]] const std::string& text() const;
+  [[nodiscard]] bool is_constant() const;  ///< does not use `t`
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Evaluates a constant expression of parameters (no `t`); throws ExpressionError.
+double evaluate(const std::string& text, const ParameterTable& parameters);
+
+}  // namespace catena::fem

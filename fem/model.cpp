@@ -1,0 +1,38 @@
+#include "fem/model.hpp"
+
+#include <algorithm>
+
+namespace catena::fem {
+
+NodeId Model::add_node(std::string node_name, const Vec3& position, NodeKind kind) {
+  Node n;
+  const std::string owner = "node '" + node_name + "'";
+  n.name = std::move(node_name);
+  n.kind = kind;
+  n.reference_position = position;
+  n.displacement = registry.add_block(owner, "force", UnknownKind::Displacement, 3);
+  if (kind == NodeKind::Frame) n.rotation = registry.add_block(owner, "moment", UnknownKind::Rotation, 3);
+  nodes.push_back(std::move(n));
+  NodeState s;
+  s.position = position;
+  initial_state.push_back(s);
+  return NodeId{static_cast<std::int32_t>(nodes.size() - 1)};
+}
+
+std::optional<NodeId> Model::find_node(std::string_view node_name) const {
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].name == node_name) return NodeId{static_cast<std::int32_t>(i)};
+  return std::nullopt;
+}
+
+void Model::update_length_scale() {
+  if (nodes.empty()) return;
+  Vec3 lo = nodes.front().reference_position, hi = lo;
+  for (const Node& n : nodes) {
+    lo = lo.cwiseMin(n.reference_position);
+    hi = hi.cwiseMax(n.reference_position);
+  }
+  length_scale = std::max((hi - lo).norm(), 1e-3);
+}
+
+}  // namespace catena::fem

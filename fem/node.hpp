@@ -1,0 +1,28 @@
+#pragma once
+/// Nodes: a point node carries a position (trusses, point masses); a frame node adds an
+/// orientation (beams, rigid bodies; rotation unknowns arrive with the beam issue).
+#include "fem/types.hpp"
+
+#include <string>
+
+namespace catena::fem {
+
+enum class NodeKind : std::uint8_t { Point, Frame };
+
+/// Committed state of a node at the start of a time element, SI units, global frame.
+struct NodeState {
+  Vec3 position = Vec3::Zero();
+  Vec3 velocity = Vec3::Zero();
+  Quaternion orientation = Quaternion::Identity();  ///< maps node axes to global axes
+  Vec3 angular_velocity = Vec3::Zero();             ///< global components [rad/s]
+};
+
+struct Node {
+  std::string name;
+  NodeKind kind = NodeKind::Point;
+  Vec3 reference_position = Vec3::Zero();  ///< position at t = 0 (displacement is measured from it)
+  BlockId displacement;                    ///< Δx over the time element (3 unknowns)
+  BlockId rotation;                        ///< frame nodes only: incremental rotation vector
+};
+
+}  // namespace catena::fem

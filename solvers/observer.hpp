@@ -1,0 +1,47 @@
+#pragma once
+/// What the time integrator reports to the outside world (io/ implements these: VTK, CSV,
+/// progress). The solver knows no file formats; observers know no PETSc.
+#include "fem/energy.hpp"
+#include "fem/model.hpp"
+
+#include <span>
+
+namespace catena::solvers {
+
+/// One row of energy.csv: state functions at t plus path quantities accumulated since t = 0.
+struct EnergyRecord {
+  double t = 0.0;
+  fem::StateEnergy state;
+  fem::StepWork work;  ///< accumulated from t = 0
+  /// kinetic + strain + potential + dissipated − external_work: constant for every model.
+  [[nodiscard]] double balance() const {
+    return state.kinetic + state.strain + state.potential + work.dissipated - work.external_work;
+  }
+};
+
+/// A committed instant: written at t = 0 and every `output_every` nominal steps, and at the end.
+struct Frame {
+  double t = 0.0;
+  long step = 0;  ///< number of nominal steps completed
+  const fem::Model* model = nullptr;
+  std::span<const fem::NodeState> states;  ///< every node, global frame, SI
+  EnergyRecord energy;
+};
+
+/// Progress of a long run, after every nominal step.
+struct Progress {
+  double t = 0.0;
+  double t_end = 0.0;
+  long step = 0;
+  int newton_iterations = 0;  ///< of the last time element
+  double wall_seconds = 0.0;
+};
+
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void on_frame(const Frame&) {}
+  virtual void on_progress(const Progress&) {}
+};
+
+}  // namespace catena::solvers
