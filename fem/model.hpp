@@ -25,6 +25,8 @@ struct AnalysisSettings {
   /// Newton stops when the largest scaled correction max_i |δu_i| / s_i is below this
   /// (s_i: length scale for displacements, see docs/architecture.md "Convergence").
   double newton_tolerance = 1e-10;
+  /// Sparse direct solver for the Newton systems: mumps | klu | umfpack | superlu | petsc.
+  std::string linear_solver = "mumps";
 };
 
 class Model {
@@ -50,10 +52,14 @@ class Model {
   E& add_element(Args&&... args) {
     auto e = std::make_unique<E>(std::forward<Args>(args)...);
     E& ref = *e;
+    const std::size_t first = registry.couplings().size();
     e->declare(registry);
+    element_couplings.emplace_back(first, registry.couplings().size());
     elements.push_back(std::move(e));
     return ref;
   }
+  /// For each element, the range of `registry.couplings()` its `declare` added.
+  std::vector<std::pair<std::size_t, std::size_t>> element_couplings;
   /// Removes a translational component of a node (a support).
   void fix(NodeId node, int component) { registry.fix(nodes[node.index].displacement, component); }
   /// Recomputes `length_scale` from the node positions.

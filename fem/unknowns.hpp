@@ -40,6 +40,14 @@ class DofMap {
     return {dofs_.data() + offsets_[b.index], dofs_.data() + offsets_[b.index + 1]};
   }
   [[nodiscard]] std::size_t n_blocks() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
+  /// Same blocks, every free dof replaced by `f(dof)` (which may return `fixed_dof`).
+  template <class F>
+  [[nodiscard]] DofMap transformed(F f) const {
+    std::vector<Dof> d = dofs_;
+    for (Dof& x : d)
+      if (x != fixed_dof) x = f(x);
+    return DofMap(std::move(d), offsets_);
+  }
 
  private:
   std::vector<Dof> dofs_;

@@ -1,0 +1,225 @@
+#include "assembly/tableau.hpp"
+
+#include "assembly/ordering.hpp"
+#include "assembly/petsc_sinks.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace catena::assembly {
+
+namespace {
+
+/// Every block an element touches, from the couplings its `declare` added.
+std::vector<fem::BlockId> element_blocks(const fem::Model& model, std::size_t e) {
+  std::vector<fem::BlockId> blocks;
+  const auto [begin, end] = model.element_couplings[e];
+  for (std::size_t c = begin; c < end; ++c)
+    for (const fem::BlockId b : model.registry.couplings()[c])
+      if (std::find(blocks.begin(), blocks.end(), b) == blocks.end()) blocks.push_back(b);
+  return blocks;
+}
+
+}  // namespace
+
+Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_(comm) {
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &size_);
+  const fem::UnknownRegistry& registry = model.registry;
+  const BlockGraph graph = block_graph(registry);
+  const BlockOrdering ordering = order_blocks(registry, graph, size_);
+  global_map_ = registry.numbering(ordering.order);
+
+  // Ownership: rank p owns the dofs of the blocks METIS gave it, contiguous by construction.
+  std::vector<long> owned(size_, 0);
+  for (std::size_t b = 0; b < registry.n_blocks(); ++b)
+    for (const fem::Dof d : global_map_.dofs(fem::BlockId{static_cast<std::int32_t>(b)}))
+      if (d != fem::fixed_dof) ++owned[ordering.part[b]];
+  rows_per_rank_ = owned;
+  n_global_ = static_cast<PetscInt>(std::accumulate(owned.begin(), owned.end(), 0L));
+  first_ = static_cast<PetscInt>(std::accumulate(owned.begin(), owned.begin() + rank_, 0L));
+  last_ = first_ + static_cast<PetscInt>(owned[rank_]);
+
+  row_block_.assign(n_global_, -1);
+  row_component_.assign(n_global_, 0);
+  for (std::size_t b = 0; b < registry.n_blocks(); ++b) {
+    const auto dofs = global_map_.dofs(fem::BlockId{static_cast<std::int32_t>(b)});
+    for (std::size_t c = 0; c < dofs.size(); ++c)
+      if (dofs[c] != fem::fixed_dof) {
+        row_block_[dofs[c]] = static_cast<std::int32_t>(b);
+        row_component_[dofs[c]] = static_cast<std::int8_t>(c);
+      }
+  }
+
+  // Elements are evaluated by the rank owning their first free block (exactly one rank each, so
+  // energies and outputs are counted once).
+  std::vector<PetscInt> needed;
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    const std::vector<fem::BlockId> blocks = element_blocks(model, e);
+    int owner = 0;
+    for (const fem::BlockId b : blocks)
+      if (graph.vertex_of_block[b.index] >= 0) {
+        owner = ordering.part[b.index];
+        break;
+      }
+    if (owner != rank_) continue;
+    local_elements_.push_back(e);
+    for (const fem::BlockId b : blocks)
+      for (const fem::Dof d : global_map_.dofs(b))
+        if (d != fem::fixed_dof) needed.push_back(d);
+  }
+
+  // Exact preallocation: a row couples with every free dof of its block's graph neighbours.
+  std::vector<PetscInt> d_nnz(n_owned(), 0), o_nnz(n_owned(), 0);
+  std::vector<std::vector<PetscInt>> row_columns(registry.n_blocks());
+  for (std::size_t v = 0; v < graph.block_of_vertex.size(); ++v) {
+    const std::int32_t b = graph.block_of_vertex[v];
+    if (ordering.part[b] != rank_) continue;
+    std::vector<PetscInt>& cols = row_columns[b];
+    auto add_block = [&](std::int32_t block) {
+      for (const fem::Dof d : global_map_.dofs(fem::BlockId{block}))
+        if (d != fem::fixed_dof) cols.push_back(d);
+    };
+    add_block(b);
+    for (const std::int32_t n : graph.neighbours[v]) add_block(graph.block_of_vertex[n]);
+    std::sort(cols.begin(), cols.end());
+    const auto diagonal = std::count_if(cols.begin(), cols.end(), [&](PetscInt c) { return c >= first_ && c < last_; });
+    for (const fem::Dof r : global_map_.dofs(fem::BlockId{b}))
+      if (r != fem::fixed_dof) {
+        d_nnz[r - first_] = static_cast<PetscInt>(diagonal);
+        o_nnz[r - first_] = static_cast<PetscInt>(cols.size() - diagonal);
+      }
+  }
+  check(MatCreate(comm_, jacobian_.out()), "MatCreate");
+  check(MatSetSizes(jacobian_, n_owned(), n_owned(), n_global_, n_global_), "MatSetSizes");
+  check(MatSetType(jacobian_, size_ > 1 ? MATMPIAIJ : MATSEQAIJ), "MatSetType");
+  check(MatSeqAIJSetPreallocation(jacobian_, 0, d_nnz.data()), "MatSeqAIJSetPreallocation");
+  check(MatMPIAIJSetPreallocation(jacobian_, 0, d_nnz.data(), 0, o_nnz.data()), "MatMPIAIJSetPreallocation");
+  check(MatSetOption(jacobian_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), "MatSetOption");
+  check(MatSetOption(jacobian_, MAT_ROW_ORIENTED, PETSC_FALSE), "MatSetOption");
+  // Insert the whole declared pattern once (explicit zeros), then forbid any new location: the
+  // pattern never changes, so the symbolic factorization is computed once for the whole run.
+  std::vector<PetscScalar> zeros;
+  for (std::size_t b = 0; b < registry.n_blocks(); ++b) {
+    const std::vector<PetscInt>& cols = row_columns[b];
+    if (cols.empty()) continue;
+    zeros.assign(cols.size(), 0.0);
+    for (const fem::Dof r : global_map_.dofs(fem::BlockId{static_cast<std::int32_t>(b)}))
+      if (r != fem::fixed_dof)
+        check(MatSetValues(jacobian_, 1, &r, static_cast<PetscInt>(cols.size()), cols.data(), zeros.data(), INSERT_VALUES),
+              "MatSetValues");
+  }
+  check(MatAssemblyBegin(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(MatAssemblyEnd(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  check(MatSetOption(jacobian_, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE), "MatSetOption");
+  MatInfo info;
+  check(MatGetInfo(jacobian_, MAT_GLOBAL_SUM, &info), "MatGetInfo");
+  n_nonzeros_ = static_cast<long>(info.nz_used);
+
+  if (size_ > 1) {
+    // Ghost scatter: the trial values this rank's elements read, in a local sequential vector.
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+    const auto n_needed = static_cast<PetscInt>(needed.size());
+    local_map_ = global_map_.transformed([&](fem::Dof d) {
+      const auto it = std::lower_bound(needed.begin(), needed.end(), d);
+      return (it != needed.end() && *it == d) ? static_cast<fem::Dof>(it - needed.begin()) : fem::fixed_dof;
+    });
+    check(VecCreateSeq(PETSC_COMM_SELF, n_needed, local_values_.out()), "VecCreateSeq");
+    ISHandle from, to;
+    check(ISCreateGeneral(PETSC_COMM_SELF, n_needed, needed.data(), PETSC_COPY_VALUES, from.out()), "ISCreateGeneral");
+    check(ISCreateStride(PETSC_COMM_SELF, n_needed, 0, 1, to.out()), "ISCreateStride");
+    const VecHandle layout = create_vector();
+    check(VecScatterCreate(layout, from, local_values_, to, ghost_scatter_.out()), "VecScatterCreate");
+  }
+}
+
+VecHandle Tableau::create_vector() const {
+  VecHandle v;
+  check(VecCreateMPI(comm_, n_owned(), n_global_, v.out()), "VecCreateMPI");
+  return v;
+}
+
+fem::StepState Tableau::local_view(const fem::StepState& context, Vec x) {
+  fem::StepState s = context;
+  if (size_ == 1) {
+    check(VecGetArrayRead(x, &view_), "VecGetArrayRead");
+    s.trial = {view_, static_cast<std::size_t>(n_global_)};
+    s.map = &global_map_;
+    return s;
+  }
+  check(VecScatterBegin(ghost_scatter_, x, local_values_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterBegin");
+  check(VecScatterEnd(ghost_scatter_, x, local_values_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterEnd");
+  PetscInt n = 0;
+  check(VecGetLocalSize(local_values_, &n), "VecGetLocalSize");
+  check(VecGetArrayRead(local_values_, &view_), "VecGetArrayRead");
+  s.trial = {view_, static_cast<std::size_t>(n)};
+  s.map = &local_map_;
+  return s;
+}
+
+void Tableau::restore_view(Vec x) {
+  check(VecRestoreArrayRead(size_ == 1 ? x : local_values_.get(), &view_), "VecRestoreArrayRead");
+  view_ = nullptr;
+}
+
+void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
+  check(VecZeroEntries(f), "VecZeroEntries");
+  const fem::StepState s = local_view(context, x);
+  PetscResidualSink r(f, global_map_);
+  fem::NullJacobianSink none;
+  try {
+    for (const std::size_t e : local_elements_) model_->elements[e]->stamp(s, r, none);
+  } catch (...) {
+    restore_view(x);
+    throw;
+  }
+  restore_view(x);
+  check(VecAssemblyBegin(f), "VecAssemblyBegin");
+  check(VecAssemblyEnd(f), "VecAssemblyEnd");
+}
+
+void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
+  check(MatZeroEntries(J), "MatZeroEntries");
+  const fem::StepState s = local_view(context, x);
+  fem::NullResidualSink none;
+  PetscJacobianSink j(J, global_map_);
+  try {
+    for (const std::size_t e : local_elements_) model_->elements[e]->stamp(s, none, j);
+  } catch (...) {
+    restore_view(x);
+    throw;
+  }
+  restore_view(x);
+  check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+}
+
+void Tableau::gather_all(Vec x, std::vector<double>& out) {
+  out.resize(static_cast<std::size_t>(n_global_));
+  const PetscScalar* a = nullptr;
+  if (size_ == 1) {
+    check(VecGetArrayRead(x, &a), "VecGetArrayRead");
+    std::copy(a, a + n_global_, out.begin());
+    check(VecRestoreArrayRead(x, &a), "VecRestoreArrayRead");
+    return;
+  }
+  if (!gather_all_scatter_.get())
+    check(VecScatterCreateToAll(x, gather_all_scatter_.out(), gather_all_values_.out()), "VecScatterCreateToAll");
+  check(VecScatterBegin(gather_all_scatter_, x, gather_all_values_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterBegin");
+  check(VecScatterEnd(gather_all_scatter_, x, gather_all_values_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterEnd");
+  check(VecGetArrayRead(gather_all_values_, &a), "VecGetArrayRead");
+  std::copy(a, a + n_global_, out.begin());
+  check(VecRestoreArrayRead(gather_all_values_, &a), "VecRestoreArrayRead");
+}
+
+std::string Tableau::row_name(PetscInt row) const {
+  if (row < 0 || row >= n_global_) return "row " + std::to_string(row);
+  return model_->registry.blocks()[row_block_[row]].row_name(row_component_[row]);
+}
+
+fem::UnknownKind Tableau::row_kind(PetscInt row) const {
+  return model_->registry.blocks()[row_block_[row]].kind;
+}
+
+}  // namespace catena::assembly

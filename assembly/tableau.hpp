@@ -1,0 +1,71 @@
+#pragma once
+/// The tableau: every unknown of a time element numbered once (METIS), the exact sparsity of
+/// the Jacobian preallocated once from the elements' declarations, and the sinks that scatter
+/// element stamps into PETSc objects. It never names an element type (docs/architecture.md).
+///
+/// Under MPI each rank owns a contiguous range of rows (the blocks METIS gave it) and evaluates
+/// the elements whose first free block it owns; the trial values an element reads are gathered
+/// from other ranks by one scatter per evaluation.
+#include "assembly/petsc_handle.hpp"
+#include "fem/model.hpp"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace catena::assembly {
+
+class Tableau {
+ public:
+  Tableau(const fem::Model& model, MPI_Comm comm);
+
+  [[nodiscard]] MPI_Comm comm() const { return comm_; }
+  [[nodiscard]] PetscInt n_global() const { return n_global_; }
+  [[nodiscard]] PetscInt n_owned() const { return last_ - first_; }
+  [[nodiscard]] PetscInt first_owned() const { return first_; }
+  [[nodiscard]] long n_nonzeros() const { return n_nonzeros_; }
+  [[nodiscard]] const std::vector<long>& rows_per_rank() const { return rows_per_rank_; }
+  /// Global numbering of every block (same on every rank).
+  [[nodiscard]] const fem::DofMap& global_map() const { return global_map_; }
+  /// Elements this rank evaluates (indices into model.elements).
+  [[nodiscard]] std::span<const std::size_t> local_elements() const { return local_elements_; }
+
+  /// The preallocated Jacobian (pattern fixed: a stamp outside the declared pattern is an error).
+  [[nodiscard]] Mat jacobian() const { return jacobian_; }
+  [[nodiscard]] VecHandle create_vector() const;
+
+  /// f(x) for the time element described by `context` (t_n, h, scheme, committed states).
+  void assemble_residual(const fem::StepState& context, Vec x, Vec f);
+  /// ∂f/∂x into J (J has this tableau's pattern).
+  void assemble_jacobian(const fem::StepState& context, Vec x, Mat J);
+  /// Copies a distributed vector onto every rank, in global numbering.
+  void gather_all(Vec x, std::vector<double>& out);
+
+  /// "node 'bob' force y": the owner and meaning of a global row.
+  [[nodiscard]] std::string row_name(PetscInt row) const;
+  [[nodiscard]] fem::UnknownKind row_kind(PetscInt row) const;
+
+ private:
+  /// Points `context` at this rank's view of x (no copy in serial).
+  fem::StepState local_view(const fem::StepState& context, Vec x);
+  void restore_view(Vec x);
+
+  const fem::Model* model_;
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  PetscInt n_global_ = 0, first_ = 0, last_ = 0;
+  long n_nonzeros_ = 0;
+  std::vector<long> rows_per_rank_;
+  fem::DofMap global_map_;
+  fem::DofMap local_map_;  // block -> index in the gathered local array (MPI only)
+  std::vector<std::size_t> local_elements_;
+  std::vector<std::int32_t> row_block_;    // global row -> block index
+  std::vector<std::int8_t> row_component_;
+  MatHandle jacobian_;
+  VecHandle local_values_;  // MPI: trial values this rank's elements read
+  ScatterHandle ghost_scatter_, gather_all_scatter_;
+  VecHandle gather_all_values_;
+  const PetscScalar* view_ = nullptr;
+};
+
+}  // namespace catena::assembly

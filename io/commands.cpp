@@ -1,0 +1,180 @@
+#include "io/commands.hpp"
+
+#include "assembly/petsc_session.hpp"
+#include "assembly/tableau.hpp"
+#include "io/csv_writer.hpp"
+#include "io/model_reader.hpp"
+#include "io/progress.hpp"
+#include "io/summary_writer.hpp"
+#include "io/vtk_writer.hpp"
+#include "solvers/time_integrator.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+namespace catena::io {
+
+namespace {
+
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+
+extern "C" void on_stop_signal(int sig) {
+  stop_signal.store(sig);
+  stop_requested.store(true);
+}
+
+bool is_root() { return assembly::PetscSession::rank() == 0; }
+
+void print_error(const std::string& message) {
+  if (is_root()) std::cerr << message << '\n';
+}
+
+/// Reads the model; input errors are printed as `file:line:column: key: message`.
+std::optional<fem::Model> load(const RunOptions& options) {
+  try {
+    fem::Model model = read_model(options.model, options.overrides);
+    if (options.output_every) {
+      if (*options.output_every < 1) throw std::invalid_argument("--output-every: expected a positive integer");
+      model.analysis.output_every = *options.output_every;
+    }
+    return model;
+  } catch (const InputError& e) {
+    print_error(e.what());
+  } catch (const std::exception& e) {
+    print_error(options.model.string() + ": " + e.what());
+  }
+  return std::nullopt;
+}
+
+SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau, const solvers::RunStatistics& s) {
+  SummaryData d;
+  d.model_name = model.name;
+  d.n_unknowns = tableau.n_global();
+  d.n_nonzeros = tableau.n_nonzeros();
+  d.mpi_ranks = assembly::PetscSession::size();
+  d.rows_per_rank = tableau.rows_per_rank();
+  d.steps = s.steps;
+  d.cut_steps = s.cut_steps;
+  d.newton_iterations = s.newton_iterations;
+  d.residual_evaluations = s.newton.residual_evaluations;
+  d.jacobian_evaluations = s.newton.jacobian_evaluations;
+  d.symbolic_factorizations = s.symbolic_factorizations;
+  d.numeric_factorizations = s.numeric_factorizations;
+  d.wall_seconds = s.wall_seconds;
+  d.assembly_seconds = s.newton.assembly_seconds;
+  d.factorization_seconds = s.factorization_seconds;
+  d.solve_seconds = s.solve_seconds;
+  d.t_reached = s.t_reached;
+  d.max_energy_drift = s.max_energy_drift;
+  return d;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+  std::optional<fem::Model> model = load(options);
+  if (!model) return exit_bad_input;
+  // Nothing is written before the model is known to be valid: bad input never clobbers results.
+  const std::filesystem::path out = options.out.value_or(std::filesystem::path("out") / model->name);
+  std::unique_ptr<assembly::Tableau> tableau;
+  try {
+    tableau = std::make_unique<assembly::Tableau>(*model, PETSC_COMM_WORLD);
+  } catch (const std::exception& e) {
+    print_error(options.model.string() + ": cannot set up the tableau: " + e.what());
+    return exit_bad_input;
+  }
+  std::unique_ptr<VtkWriter> vtk;
+  std::unique_ptr<CsvWriter> csv;
+  ProgressReporter progress(options.quiet);
+  ObserverFanOut observers;
+  try {
+    if (is_root()) {
+      vtk = std::make_unique<VtkWriter>(out, *model);
+      csv = std::make_unique<CsvWriter>(out, *model);
+      observers.add(*vtk);
+      observers.add(*csv);
+      observers.add(progress);
+    }
+  } catch (const std::exception& e) {
+    print_error(out.string() + ": " + e.what());
+    return exit_bad_input;
+  }
+  if (is_root() && !options.quiet)
+    std::cerr << "catena: " << model->name << ": " << tableau->n_global() << " unknowns, " << tableau->n_nonzeros()
+              << " non-zeros, " << assembly::PetscSession::size() << " rank(s); output in " << out.string() << '\n';
+
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  int code = exit_ok;
+  SummaryData summary;
+  try {
+    solvers::TimeIntegrator integrator(*model, *tableau);
+    try {
+      const solvers::RunStatistics stats = integrator.run(observers, &stop_requested);
+      summary = summary_of(*model, *tableau, stats);
+      summary.status = stats.interrupted ? "interrupted" : "completed";
+      if (stats.interrupted) {
+        const int sig = stop_signal.load();
+        summary.message = std::string("stopped by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + " at t = " +
+                          std::to_string(stats.t_reached) + " s";
+        code = 128 + sig;
+      }
+    } catch (const solvers::SolverFailure& e) {
+      progress.finish();
+      summary = summary_of(*model, *tableau, integrator.statistics());
+      summary.status = "failed";
+      summary.message = e.what();
+      print_error(std::string("catena: ") + e.what() + "; results up to t = " + std::to_string(e.time()) +
+                  " s kept in " + out.string());
+      code = exit_solver_failure;
+    }
+  } catch (const std::exception& e) {
+    progress.finish();
+    summary.model_name = model->name;
+    summary.status = "failed";
+    summary.message = e.what();
+    print_error(std::string("catena: ") + e.what());
+    code = exit_solver_failure;
+  }
+  progress.finish();
+  if (is_root()) {
+    write_summary_json(out / "summary.json", summary);
+    if (!options.quiet && code != exit_solver_failure)
+      std::cerr << "catena: " << summary.status << ": " << summary.steps << " steps, " << summary.newton_iterations
+                << " Newton iterations, " << summary.wall_seconds << " s; ParaView: " << (out / "results.pvd").string()
+                << '\n';
+  }
+  return code;
+}
+
+int check_command(const RunOptions& options) {
+  std::optional<fem::Model> model = load(options);
+  if (!model) return exit_bad_input;
+  const assembly::Tableau tableau(*model, PETSC_COMM_WORLD);
+  if (!is_root()) return exit_ok;
+  std::map<std::string, int> kinds;
+  for (const auto& e : model->elements) ++kinds[std::string(e->kind())];
+  std::cout << options.model.string() << ": model '" << model->name << "' is valid\n"
+            << "  nodes       " << model->nodes.size() << '\n'
+            << "  unknowns    " << tableau.n_global() << '\n'
+            << "  non-zeros   " << tableau.n_nonzeros() << '\n';
+  for (const auto& [kind, n] : kinds) std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
+  std::cout << "  sensors     " << model->sensors.size() << '\n'
+            << "  analysis    dynamic, " << (model->analysis.scheme == fem::TimeScheme::Midpoint ? "midpoint" : "newmark")
+            << ", dt = " << model->analysis.dt << " s, t_end = " << model->analysis.t_end << " s\n";
+  return exit_ok;
+}
+
+int info_command() {
+  if (!is_root()) return exit_ok;
+  std::cout << "catena " << CATENA_VERSION << "\n"
+            << "  MPI ranks       " << assembly::PetscSession::size() << "\n"
+            << "  linear solvers  mumps (default), klu, umfpack, superlu, petsc (serial only except mumps)\n";
+  return exit_ok;
+}
+
+}  // namespace catena::io

@@ -1,0 +1,99 @@
+// catena: command line entry point. Everything after `--` goes to PETSc untouched.
+#include "assembly/petsc_session.hpp"
+#include "io/commands.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* usage = R"(usage: catena <command> [options] [-- petsc-options]
+
+commands:
+  run MODEL.yaml      integrate the model and write results
+  check MODEL.yaml    validate the model and print a summary (unknowns, non-zeros, elements)
+  info                version, linear solvers, MPI size
+
+examples:
+  catena run cases/bathe-pendulum/model.yaml
+  catena run cases/bathe-pendulum/model.yaml --out runs/newmark --set analysis.integrator=newmark
+  catena run model.yaml --set L=12 --set analysis.dt=1e-3 -- -pc_factor_mat_solver_type umfpack
+  mpirun -n 2 catena run model.yaml --quiet
+
+options)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Split the command line at `--`: ours before, PETSc's after.
+  std::vector<std::string> ours;
+  std::vector<char*> petsc_argv{argv[0]};
+  bool after_separator = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!after_separator && std::string(argv[i]) == "--") {
+      after_separator = true;
+      continue;
+    }
+    if (after_separator)
+      petsc_argv.push_back(argv[i]);
+    else
+      ours.emplace_back(argv[i]);
+  }
+
+  po::options_description visible(usage);
+  visible.add_options()("help,h", "show this help")(
+      "out,o", po::value<std::string>(), "output directory (default out/<model name>/)")(
+      "set,s", po::value<std::vector<std::string>>()->composing(),
+      "override a parameter (--set L=12) or any scalar by dotted path (--set analysis.dt=0.5); repeatable")(
+      "output-every", po::value<int>(), "write VTK and CSV rows every N steps (overrides analysis.output_every)")(
+      "quiet,q", "no progress output");
+  po::options_description hidden;
+  hidden.add_options()("command", po::value<std::string>())("model", po::value<std::string>());
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description positional;
+  positional.add("command", 1).add("model", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(ours).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "catena: " << e.what() << "\n(run 'catena --help')\n";
+    return catena::io::exit_bad_input;
+  }
+  if (vm.count("help") || !vm.count("command")) {
+    std::cout << visible << '\n';
+    return vm.count("help") ? 0 : catena::io::exit_bad_input;
+  }
+  const std::string command = vm["command"].as<std::string>();
+  if (command != "run" && command != "check" && command != "info") {
+    std::cerr << "catena: unknown command '" << command << "' (expected run, check or info)\n";
+    return catena::io::exit_bad_input;
+  }
+  catena::io::RunOptions options;
+  if (command != "info") {
+    if (!vm.count("model")) {
+      std::cerr << "catena " << command << ": missing MODEL.yaml\n";
+      return catena::io::exit_bad_input;
+    }
+    options.model = vm["model"].as<std::string>();
+  }
+  if (vm.count("out")) options.out = vm["out"].as<std::string>();
+  if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("output-every")) options.output_every = vm["output-every"].as<int>();
+  options.quiet = vm.count("quiet") > 0;
+
+  int petsc_argc = static_cast<int>(petsc_argv.size());
+  petsc_argv.push_back(nullptr);
+  char** petsc_args = petsc_argv.data();
+  const catena::assembly::PetscSession petsc(petsc_argc, petsc_args);
+  if (command == "run") return catena::io::run_command(options);
+  if (command == "check") return catena::io::check_command(options);
+  return catena::io::info_command();
+}

@@ -1,0 +1,187 @@
+#include "solvers/time_integrator.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace catena::solvers {
+
+using assembly::check;
+
+namespace {
+
+NewtonSettings newton_settings(const fem::AnalysisSettings& a) {
+  return NewtonSettings{a.max_newton_iterations, a.newton_tolerance, a.linear_solver};
+}
+
+std::string format(const char* fmt, double a, double b = 0.0) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, fmt, a, b);
+  return buf;
+}
+
+}  // namespace
+
+TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
+    : model_(&model),
+      tableau_(&tableau),
+      newton_(tableau, model.length_scale, newton_settings(model.analysis)),
+      states_(model.initial_state) {
+  MPI_Comm_rank(tableau.comm(), &rank_);
+}
+
+fem::StepState TimeIntegrator::context(double t, double h) const {
+  return fem::StepState{t, h, model_->analysis.scheme, model_->nodes, states_, {}, nullptr};
+}
+
+void TimeIntegrator::predict(double h, Vec u) const {
+  // Constant-velocity predictor Δx = h v_n (exact for free flight without forces).
+  PetscScalar* a = nullptr;
+  check(VecGetArray(u, &a), "VecGetArray");
+  const PetscInt first = tableau_->first_owned(), last = first + tableau_->n_owned();
+  for (PetscInt i = first; i < last; ++i) a[i - first] = 0.0;
+  for (std::size_t n = 0; n < model_->nodes.size(); ++n) {
+    const auto dofs = tableau_->global_map().dofs(model_->nodes[n].displacement);
+    for (int c = 0; c < 3; ++c)
+      if (dofs[c] >= first && dofs[c] < last) a[dofs[c] - first] = h * states_[n].velocity[c];
+  }
+  check(VecRestoreArray(u, &a), "VecRestoreArray");
+}
+
+void TimeIntegrator::commit(double t, double h, Vec u) {
+  tableau_->gather_all(u, full_solution_);
+  fem::StepState s = context(t, h);
+  s.trial = full_solution_;
+  s.map = &tableau_->global_map();
+  fem::StepWork w;
+  for (const std::size_t e : tableau_->local_elements()) model_->elements[e]->add_step_work(s, w);
+  double local[2] = {w.external_work, w.dissipated}, global[2] = {0, 0};
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, tableau_->comm());
+  work_.external_work += global[0];
+  work_.dissipated += global[1];
+  for (auto& e : model_->elements) e->commit(s);
+  for (std::size_t n = 0; n < states_.size(); ++n) {
+    const fem::NodeId id{static_cast<std::int32_t>(n)};
+    const fem::Vec3 dx = s.increment(id);
+    states_[n].velocity = 2.0 * dx / h - states_[n].velocity;
+    states_[n].position += dx;
+  }
+}
+
+EnergyRecord TimeIntegrator::energy(double t) const {
+  fem::StateEnergy local;
+  for (const std::size_t e : tableau_->local_elements()) model_->elements[e]->add_energy(states_, local);
+  double in[9] = {local.kinetic, local.strain, local.potential, local.momentum.x(), local.momentum.y(),
+                  local.momentum.z(), local.angular_momentum.x(), local.angular_momentum.y(),
+                  local.angular_momentum.z()};
+  double out[9];
+  MPI_Allreduce(in, out, 9, MPI_DOUBLE, MPI_SUM, tableau_->comm());
+  EnergyRecord r;
+  r.t = t;
+  r.state.kinetic = out[0];
+  r.state.strain = out[1];
+  r.state.potential = out[2];
+  r.state.momentum = fem::Vec3(out[3], out[4], out[5]);
+  r.state.angular_momentum = fem::Vec3(out[6], out[7], out[8]);
+  r.work = work_;
+  return r;
+}
+
+void TimeIntegrator::collect_factorization_counts() {
+  auto event = [](const char* name) {
+    PetscLogEvent id = -1;
+    PetscEventPerfInfo info{};
+    if (PetscLogEventGetId(name, &id) == 0 && PetscLogEventGetPerfInfo(PETSC_DETERMINE, id, &info) == 0) return info;
+    return PetscEventPerfInfo{};
+  };
+  const PetscEventPerfInfo symbolic = event("MatLUFactorSym");
+  const PetscEventPerfInfo numeric = event("MatLUFactorNum");
+  const PetscEventPerfInfo solve = event("MatSolve");
+  stats_.symbolic_factorizations = symbolic.count;
+  stats_.numeric_factorizations = numeric.count;
+  stats_.factorization_seconds = symbolic.time + numeric.time;
+  stats_.solve_seconds = solve.time;
+}
+
+RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop) {
+  const auto start = std::chrono::steady_clock::now();
+  const fem::AnalysisSettings& a = model_->analysis;
+  const double dt_min = a.dt_min > 0 ? a.dt_min : a.dt / 1024.0;
+  const long n_steps = std::max(1L, static_cast<long>(std::ceil(a.t_end / a.dt - 1e-9)));
+  const assembly::VecHandle u = tableau_->create_vector();
+
+  double t = 0.0;
+  const EnergyRecord e0 = energy(0.0);
+  auto emit = [&](long step, const EnergyRecord& e) {
+    if (rank_ == 0) observer.on_frame(Frame{t, step, model_, states_, e});
+  };
+  emit(0, e0);
+
+  double h_cur = a.dt;
+  int successes = 0;
+  long step = 0;
+  long last_frame = 0;
+  for (long k = 1; k <= n_steps; ++k) {
+    const double t_target = std::min(static_cast<double>(k) * a.dt, a.t_end);
+    int iterations = 0;
+    while (t < t_target) {
+      const double h = std::min(h_cur, t_target - t);
+      predict(h, u);
+      const NewtonReport rep = newton_.solve(context(t, h), u);
+      stats_.newton_iterations += rep.iterations;
+      iterations += rep.iterations;
+      if (!rep.converged) {
+        ++stats_.cut_steps;
+        h_cur = 0.5 * h;
+        successes = 0;
+        if (h_cur < dt_min) {
+          stats_.t_reached = t;
+          std::string msg = format("t = %.6g s, step %.0f: Newton ", t, static_cast<double>(k));
+          msg += "failed (" + rep.reason + ") after " + std::to_string(rep.iterations) + " iterations";
+          if (!rep.largest_owner.empty())
+            msg += format(", |R| = %.3g; largest entry %.3g in ", rep.residual_norm, rep.largest_residual) +
+                   rep.largest_owner;
+          msg += format("; step cut down to %.3g s < dt_min = %.3g s", h, dt_min);
+          if (last_frame != step) emit(step, energy(t));
+          collect_factorization_counts();
+          stats_.newton = newton_.counters();
+          stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          throw SolverFailure(msg, t);
+        }
+        continue;
+      }
+      commit(t, h, u);
+      t = (h == t_target - t) ? t_target : t + h;
+      ++stats_.steps;
+      if (h_cur < a.dt && ++successes >= 4) {
+        h_cur = std::min(2.0 * h_cur, a.dt);
+        successes = 0;
+      }
+    }
+    step = k;
+    const EnergyRecord e = energy(t);
+    stats_.max_energy_drift = std::max(stats_.max_energy_drift, std::abs(e.balance() - e0.balance()));
+    // Every rank must agree to stop after the same step.
+    int stop_local = (stop && stop->load()) ? 1 : 0, stop_any = 0;
+    MPI_Allreduce(&stop_local, &stop_any, 1, MPI_INT, MPI_MAX, tableau_->comm());
+    const bool stopping = stop_any != 0;
+    if (k % a.output_every == 0 || k == n_steps || stopping) {
+      emit(step, e);
+      last_frame = step;
+    }
+    if (rank_ == 0)
+      observer.on_progress(Progress{t, a.t_end, step, iterations,
+                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+    if (stopping) {
+      stats_.interrupted = true;
+      break;
+    }
+  }
+  stats_.t_reached = t;
+  collect_factorization_counts();
+  stats_.newton = newton_.counters();
+  stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats_;
+}
+
+}  // namespace catena::solvers

@@ -1,0 +1,71 @@
+#pragma once
+/// Time integration over time elements (formulation.md §2): for each element [t_n, t_n + h]
+/// Newton solves the momentum balance for the increments, then the state is committed
+/// (x_{n+1} = x_n + Δx, v_{n+1} = 2Δx/h − v_n), energies are tallied and observers are told.
+///
+/// Step control: the nominal step `dt` lands on the grid k·dt. When Newton fails the step is
+/// halved and retried down to `dt_min`; after four successful steps a cut step is doubled again.
+/// Below `dt_min` the run stops with a SolverFailure naming the time, the iteration, the largest
+/// residual and its owner; everything written so far stays valid.
+#include "solvers/newton.hpp"
+#include "solvers/observer.hpp"
+
+#include <atomic>
+#include <stdexcept>
+
+namespace catena::solvers {
+
+class SolverFailure : public std::runtime_error {
+ public:
+  SolverFailure(const std::string& message, double t) : std::runtime_error(message), t_(t) {}
+  [[nodiscard]] double time() const { return t_; }
+
+ private:
+  double t_;
+};
+
+struct RunStatistics {
+  long steps = 0;              ///< converged time elements
+  long cut_steps = 0;          ///< failed attempts answered by halving h
+  long newton_iterations = 0;
+  NewtonCounters newton;
+  long symbolic_factorizations = 0;
+  long numeric_factorizations = 0;
+  double factorization_seconds = 0.0;
+  double solve_seconds = 0.0;
+  double wall_seconds = 0.0;
+  double t_reached = 0.0;
+  double max_energy_drift = 0.0;  ///< max |balance − balance(0)| [J]
+  bool interrupted = false;
+};
+
+class TimeIntegrator {
+ public:
+  TimeIntegrator(fem::Model& model, assembly::Tableau& tableau);
+
+  /// Runs from the model's initial state to t_end. Observers are called on rank 0 only.
+  /// `stop` (may be null) is polled between steps: when set, the run ends after the current
+  /// step with a last frame and `interrupted = true`.
+  RunStatistics run(Observer& observer, const std::atomic<bool>* stop = nullptr);
+
+  [[nodiscard]] const RunStatistics& statistics() const { return stats_; }
+  [[nodiscard]] std::span<const fem::NodeState> states() const { return states_; }
+
+ private:
+  [[nodiscard]] fem::StepState context(double t, double h) const;
+  void predict(double h, Vec u) const;
+  void commit(double t, double h, Vec u);
+  [[nodiscard]] EnergyRecord energy(double t) const;
+  void collect_factorization_counts();
+
+  fem::Model* model_;
+  assembly::Tableau* tableau_;
+  Newton newton_;
+  std::vector<fem::NodeState> states_;
+  std::vector<double> full_solution_;
+  fem::StepWork work_;
+  RunStatistics stats_;
+  int rank_ = 0;
+};
+
+}  // namespace catena::solvers

@@ -1,0 +1,88 @@
+#pragma once
+// Element-level checks without PETSc: residual and Jacobian through dense sinks, and the
+// comparison of the analytic tangent with central differences of the residual.
+#include "fem/dense_sinks.hpp"
+#include "fem/element.hpp"
+#include "fem/model.hpp"
+
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace catena::testing {
+
+/// A model's trial state: committed node states plus a trial vector in sequential numbering.
+struct TrialState {
+  fem::DofMap map;
+  std::vector<double> trial;
+  std::vector<fem::NodeState> committed;
+  double t_n = 0.0, h = 0.1;
+  fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
+
+  explicit TrialState(const fem::Model& m)
+      : map(m.registry.sequential_numbering()),
+        trial(static_cast<std::size_t>(m.registry.n_free_dofs()), 0.0),
+        committed(m.initial_state) {}
+  [[nodiscard]] fem::StepState view(const fem::Model& m) const {
+    return fem::StepState{t_n, h, scheme, m.nodes, committed, trial, &map};
+  }
+};
+
+inline Eigen::VectorXd element_residual(const fem::Model& m, const fem::Element& e, const TrialState& s) {
+  fem::DenseResidual r(s.map, static_cast<int>(s.trial.size()));
+  fem::NullJacobianSink none;
+  e.stamp(s.view(m), r, none);
+  return r.r;
+}
+
+inline Eigen::MatrixXd element_jacobian(const fem::Model& m, const fem::Element& e, const TrialState& s) {
+  fem::NullResidualSink none;
+  fem::DenseJacobian j(s.map, static_cast<int>(s.trial.size()));
+  e.stamp(s.view(m), none, j);
+  return j.J;
+}
+
+struct TangentCheck {
+  double max_relative_error = 0.0;
+  std::string worst;  ///< "row node 'b' force x, column 3: analytic .., central difference .."
+};
+
+/// Central differences of the residual, step `h` (scaled by max(1, |u|)), against the analytic
+/// Jacobian; the error of each entry is relative to the largest Jacobian entry.
+inline TangentCheck compare_with_central_differences(const fem::Model& m, const fem::Element& e,
+                                                     TrialState s, double h = 1e-6) {
+  const Eigen::MatrixXd J = element_jacobian(m, e, s);
+  const double scale = std::max(J.cwiseAbs().maxCoeff(), 1e-300);
+  TangentCheck out;
+  for (std::size_t c = 0; c < s.trial.size(); ++c) {
+    const double u = s.trial[c];
+    const double step = h * std::max(1.0, std::abs(u));
+    s.trial[c] = u + step;
+    const Eigen::VectorXd rp = element_residual(m, e, s);
+    s.trial[c] = u - step;
+    const Eigen::VectorXd rm = element_residual(m, e, s);
+    s.trial[c] = u;
+    const Eigen::VectorXd fd = (rp - rm) / (2 * step);
+    for (Eigen::Index r = 0; r < fd.size(); ++r) {
+      const double err = std::abs(fd[r] - J(r, static_cast<Eigen::Index>(c))) / scale;
+      if (err > out.max_relative_error) {
+        out.max_relative_error = err;
+        std::ostringstream w;
+        w << "row " << r << ", column " << c << ": analytic " << J(r, static_cast<Eigen::Index>(c))
+          << ", central difference " << fd[r];
+        out.worst = w.str();
+      }
+    }
+  }
+  return out;
+}
+
+inline fem::Mat3 random_rotation(std::mt19937& rng, double max_angle) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  fem::Vec3 axis(u(rng), u(rng), u(rng));
+  axis.normalize();
+  return Eigen::AngleAxisd(max_angle * std::abs(u(rng)), axis).toRotationMatrix();
+}
+
+}  // namespace catena::testing
