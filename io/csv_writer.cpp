@@ -1,0 +1,96 @@
+#include "io/csv_writer.hpp"
+
+#include "io/output_directory.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace catena::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A CSV field: as is, or quoted with doubled quotes when it holds a comma, quote or line break.
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+void append_number(std::string& row, double value) {
+  row += ',';
+  row += format_double(value);
+}
+
+}  // namespace
+
+std::string CsvWriter::sensors_header(const fem::Model& model) {
+  std::string header = "t";
+  for (const fem::Sensor& s : model.sensors) header += ',' + csv_field(s.name);
+  return header;
+}
+
+CsvWriter::File CsvWriter::open(const fs::path& path, std::string_view header, bool append) {
+  bool write_header = true;
+  if (append) {
+    std::error_code ec;
+    if (fs::exists(path, ec) && fs::file_size(path, ec) > 0 && !ec) {
+      std::ifstream in(path);
+      std::string first;
+      std::getline(in, first);
+      if (!first.empty() && first.back() == '\r') first.pop_back();
+      if (first != header)
+        throw std::runtime_error(path.string() + ": header '" + first + "' differs from this model's '" +
+                                 std::string(header) +
+                                 "'; cannot append to it (remove the file or restart "
+                                 "with the model that wrote it)");
+      write_header = false;
+    }
+  }
+  File file{path, std::unique_ptr<std::FILE, FileCloser>(std::fopen(path.c_str(), append ? "a" : "w"))};
+  if (!file.handle) throw std::runtime_error(path.string() + ": cannot open for writing");
+  if (write_header) write_row(file, std::string(header) + '\n');
+  return file;
+}
+
+void CsvWriter::write_row(File& file, const std::string& row) {
+  std::FILE* f = file.handle.get();
+  if (std::fputs(row.c_str(), f) < 0 || std::fflush(f) != 0 || std::ferror(f))
+    throw std::runtime_error(file.path.string() + ": write failed (disk full?)");
+}
+
+CsvWriter::CsvWriter(const fs::path& directory, const fem::Model& model, bool append) : model_(model) {
+  create_output_directory(directory);
+  energy_ = open(directory / energy_file_name, energy_header, append);
+  sensors_ = open(directory / sensors_file_name, sensors_header(model), append);
+}
+
+void CsvWriter::on_frame(const solvers::Frame& frame) {
+  if (frame.states.size() != model_.nodes.size())
+    throw std::invalid_argument("CSV output: frame at t = " + format_double(frame.t) + " has " +
+                                std::to_string(frame.states.size()) + " node states, the model " +
+                                std::to_string(model_.nodes.size()) + " nodes");
+
+  const solvers::EnergyRecord& e = frame.energy;
+  row_ = format_double(frame.t);
+  for (const double v : {e.state.kinetic, e.state.strain, e.state.potential, e.work.external_work,
+                         e.work.dissipated, e.balance()})
+    append_number(row_, v);
+  for (int k = 0; k < 3; ++k) append_number(row_, e.state.momentum[k]);
+  for (int k = 0; k < 3; ++k) append_number(row_, e.state.angular_momentum[k]);
+  row_ += '\n';
+  write_row(energy_, row_);
+
+  row_ = format_double(frame.t);
+  for (const fem::Sensor& s : model_.sensors)
+    append_number(row_, fem::evaluate_sensor(s, model_.nodes, frame.states, model_.initial_state));
+  row_ += '\n';
+  write_row(sensors_, row_);
+}
+
+}  // namespace catena::io

@@ -1,0 +1,45 @@
+#pragma once
+/// summary.json: what a run did, in one flat JSON object (one key per field below, in this order,
+/// then the `extra` entries as further keys). Strings are JSON-escaped, doubles written with 17
+/// significant digits, NaN and infinities as null.
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace catena::io {
+
+struct SummaryData {
+  std::string model_name;
+  std::string status;   ///< "completed", "failed" or "interrupted"
+  std::string message;  ///< why it failed or stopped; empty when completed
+  long n_unknowns = 0;
+  long n_nonzeros = 0;  ///< of the Newton matrix
+  int mpi_ranks = 1;
+  std::vector<long> rows_per_rank;
+  long steps = 0;      ///< nominal steps completed
+  long cut_steps = 0;  ///< time elements retried with a smaller step
+  long newton_iterations = 0;
+  long residual_evaluations = 0;
+  long jacobian_evaluations = 0;
+  long symbolic_factorizations = 0;
+  long numeric_factorizations = 0;
+  double wall_seconds = 0.0;
+  double assembly_seconds = 0.0;
+  double factorization_seconds = 0.0;
+  double solve_seconds = 0.0;
+  double t_reached = 0.0;         ///< [s]
+  double max_energy_drift = 0.0;  ///< max |balance − balance(t = 0)| over the frames [J]
+  /// Further named figures (solver specific); each name must differ from the fields above.
+  std::vector<std::pair<std::string, double>> extra;
+};
+
+/// The JSON text of `data` (2-space indentation, one key per line, ending with a newline).
+/// Throws std::invalid_argument when an `extra` name repeats a key.
+[[nodiscard]] std::string summary_json(const SummaryData& data);
+
+/// Writes `summary_json(data)` to `file` atomically (`<file>.tmp`, then rename), creating its
+/// directory if needed. Throws std::runtime_error naming the file when it cannot be written.
+void write_summary_json(const std::filesystem::path& file, const SummaryData& data);
+
+}  // namespace catena::io

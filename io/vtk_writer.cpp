@@ -1,0 +1,234 @@
+#include "io/vtk_writer.hpp"
+
+#include "io/output_directory.hpp"
+
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <bit>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace catena::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+/// One index entry of results.pvd.
+struct PvdEntry {
+  double t;
+  std::string file;
+};
+
+std::string pvd_text(const std::vector<PvdEntry>& entries) {
+  std::string text = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"";
+  text += std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
+  text += "\">\n  <Collection>\n";
+  for (const PvdEntry& e : entries) {
+    text += "    <DataSet timestep=\"" + format_double(e.t) + "\" group=\"\" part=\"0\" file=\"" + e.file +
+            "\"/>\n";
+  }
+  text += "  </Collection>\n</VTKFile>\n";
+  return text;
+}
+
+}  // namespace
+
+struct VtkWriter::Impl {
+  /// A cell-data field set by some element, filled with NaN before each frame.
+  struct CellField {
+    std::string name;
+    vtkSmartPointer<vtkDoubleArray> values;
+  };
+
+  /// Receives `Element::cell_values` for one cell.
+  class Sink final : public fem::CellValueSink {
+   public:
+    Sink(Impl& impl, vtkIdType cell) : impl_(impl), cell_(cell) {}
+    void set(std::string_view field, double value) override {
+      impl_.cell_field(field).SetValue(cell_, value);
+    }
+
+   private:
+    Impl& impl_;
+    vtkIdType cell_;
+  };
+
+  Impl(fs::path dir, const fem::Model& m) : directory(std::move(dir)), model(m) {}
+
+  fs::path directory;
+  const fem::Model& model;
+  vtkNew<vtkUnstructuredGrid> grid;
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkDoubleArray> displacement;
+  vtkNew<vtkDoubleArray> velocity;
+  vtkNew<vtkIntArray> node_id;
+  vtkNew<vtkDoubleArray> time;
+  std::vector<CellField> cell_fields;
+  /// Elements that own a cell, with its id (element cells come first, in element order).
+  std::vector<std::pair<const fem::Element*, vtkIdType>> element_cells;
+  vtkNew<vtkXMLUnstructuredGridWriter> writer;
+  std::vector<PvdEntry> entries;
+
+  void build_topology();
+  vtkDoubleArray& cell_field(std::string_view name);
+  void write(const solvers::Frame& frame);
+};
+
+void VtkWriter::Impl::build_topology() {
+  const auto n_nodes = static_cast<vtkIdType>(model.nodes.size());
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(n_nodes);
+  for (vtkIdType i = 0; i < n_nodes; ++i) {
+    const fem::Vec3& x = model.nodes[static_cast<std::size_t>(i)].reference_position;
+    points->SetPoint(i, x.x(), x.y(), x.z());
+  }
+  grid->SetPoints(points);
+
+  std::vector<vtkIdType> ids;
+  for (const auto& element : model.elements) {
+    const auto cell = element->cell_nodes();
+    if (cell.empty()) continue;
+    ids.clear();
+    for (const fem::NodeId n : cell) {
+      if (n.index < 0 || n.index >= n_nodes)
+        throw std::invalid_argument("element '" + element->name() + "': cell node index " +
+                                    std::to_string(n.index) + " outside the model's " +
+                                    std::to_string(n_nodes) + " nodes; cannot write VTK output");
+      ids.push_back(n.index);
+    }
+    const int type = ids.size() == 1 ? VTK_VERTEX : ids.size() == 2 ? VTK_LINE : VTK_POLY_LINE;
+    const vtkIdType id = grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
+    element_cells.emplace_back(element.get(), id);
+  }
+  for (vtkIdType i = 0; i < n_nodes; ++i) grid->InsertNextCell(VTK_VERTEX, 1, &i);
+
+  displacement->SetName("displacement");
+  displacement->SetNumberOfComponents(3);
+  displacement->SetNumberOfTuples(n_nodes);
+  velocity->SetName("velocity");
+  velocity->SetNumberOfComponents(3);
+  velocity->SetNumberOfTuples(n_nodes);
+  node_id->SetName("node_id");
+  node_id->SetNumberOfComponents(1);
+  node_id->SetNumberOfTuples(n_nodes);
+  for (vtkIdType i = 0; i < n_nodes; ++i) node_id->SetValue(i, static_cast<int>(i));
+  grid->GetPointData()->AddArray(displacement);
+  grid->GetPointData()->AddArray(velocity);
+  grid->GetPointData()->AddArray(node_id);
+
+  time->SetName("TIME");
+  time->SetNumberOfComponents(1);
+  time->SetNumberOfTuples(1);
+  time->SetValue(0, 0.0);
+  grid->GetFieldData()->AddArray(time);
+
+  writer->SetInputData(grid);
+  writer->SetDataModeToAppended();
+  writer->EncodeAppendedDataOff();  // raw binary
+  writer->SetCompressorTypeToZLib();
+  writer->SetHeaderTypeToUInt64();  // arrays over 4 GiB in large models
+}
+
+vtkDoubleArray& VtkWriter::Impl::cell_field(std::string_view name) {
+  for (CellField& f : cell_fields)
+    if (f.name == name) return *f.values;
+  // First time any element sets this field: a new array, NaN everywhere.
+  CellField f{std::string(name), vtkSmartPointer<vtkDoubleArray>::New()};
+  f.values->SetName(f.name.c_str());
+  f.values->SetNumberOfComponents(1);
+  f.values->SetNumberOfTuples(grid->GetNumberOfCells());
+  f.values->FillComponent(0, not_a_number);
+  grid->GetCellData()->AddArray(f.values);
+  cell_fields.push_back(std::move(f));
+  return *cell_fields.back().values;
+}
+
+void VtkWriter::Impl::write(const solvers::Frame& frame) {
+  const std::size_t n_nodes = model.nodes.size();
+  if (frame.states.size() != n_nodes)
+    throw std::invalid_argument("VTK output: frame at t = " + format_double(frame.t) + " has " +
+                                std::to_string(frame.states.size()) + " node states, the model " +
+                                std::to_string(n_nodes) + " nodes");
+
+  for (std::size_t i = 0; i < n_nodes; ++i) {
+    const fem::NodeState& s = frame.states[i];
+    const fem::Vec3 u = s.position - model.nodes[i].reference_position;
+    const auto id = static_cast<vtkIdType>(i);
+    points->SetPoint(id, s.position.x(), s.position.y(), s.position.z());
+    displacement->SetTuple3(id, u.x(), u.y(), u.z());
+    velocity->SetTuple3(id, s.velocity.x(), s.velocity.y(), s.velocity.z());
+  }
+  points->Modified();
+  displacement->Modified();
+  velocity->Modified();
+
+  for (CellField& f : cell_fields) f.values->FillComponent(0, not_a_number);
+  for (const auto& [element, cell] : element_cells) {
+    Sink sink(*this, cell);
+    element->cell_values(frame.states, sink);
+  }
+  for (CellField& f : cell_fields) f.values->Modified();
+
+  time->SetValue(0, frame.t);
+  time->Modified();
+  grid->Modified();
+
+  // The .vtu goes under a temporary name first, so the index never lists a partial file.
+  const std::string name = frame_file_name(static_cast<long>(entries.size()));
+  const fs::path file = directory / name;
+  fs::path tmp = file;
+  tmp += ".tmp";
+  writer->SetFileName(tmp.c_str());
+  if (writer->Write() != 1)
+    throw std::runtime_error(tmp.string() +
+                             ": VTK could not write the frame at t = " + format_double(frame.t));
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec)
+    throw std::runtime_error(file.string() + ": cannot rename " + tmp.filename().string() + " (" +
+                             ec.message() + ")");
+
+  entries.push_back({frame.t, name});
+  replace_file_atomically(directory / index_file_name, pvd_text(entries));
+}
+
+VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
+    : impl_(std::make_unique<Impl>(std::move(directory), model)) {
+  create_output_directory(impl_->directory);
+  impl_->build_topology();
+}
+
+VtkWriter::~VtkWriter() = default;
+VtkWriter::VtkWriter(VtkWriter&&) noexcept = default;
+VtkWriter& VtkWriter::operator=(VtkWriter&&) noexcept = default;
+
+void VtkWriter::on_frame(const solvers::Frame& frame) { impl_->write(frame); }
+
+long VtkWriter::n_frames() const { return static_cast<long>(impl_->entries.size()); }
+
+const fs::path& VtkWriter::directory() const { return impl_->directory; }
+
+std::string VtkWriter::frame_file_name(long index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "results_%05ld.vtu", index);
+  return name;
+}
+
+}  // namespace catena::io

@@ -1,0 +1,56 @@
+#pragma once
+/// VTK output for ParaView: one unstructured grid per frame, `results_NNNNN.vtu` (frame counter,
+/// 00000 first), and the index `results.pvd` (a ParaView collection with the time of every frame),
+/// replaced atomically after each frame so that ParaView can open it while the run goes on.
+///
+/// Content of each .vtu (VTK XML, binary appended, zlib-compressed, coordinates in double):
+///   points      current positions of all nodes, in model order [m]
+///   cells       first one per element that has cell nodes (VTK_VERTEX for 1 node, VTK_LINE for 2,
+///               VTK_POLY_LINE for more; elements without cell nodes have no cell), in element
+///               order; then one VTK_VERTEX per node, in node order (point masses, isolated nodes)
+///   point data  `displacement` (3 components, position − reference position) [m],
+///               `velocity` (3 components) [m/s], `node_id` (int, index in the model)
+///   cell data   one 1-component double array per field any element sets in `cell_values`
+///               (`axial_force` [N], ...); NaN where a cell does not set it (vertex cells always)
+///   field data  `TIME` (1 value) [s]
+/// The topology is built once at construction; each frame updates coordinates and arrays only.
+/// VTK headers stay in vtk_writer.cpp (pimpl).
+#include "solvers/observer.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace catena::io {
+
+class VtkWriter final : public solvers::Observer {
+ public:
+  /// Creates `directory` if needed. `model` must outlive the writer, and its nodes and elements
+  /// must not change afterwards. Throws std::invalid_argument when an element's cell names a node
+  /// outside the model, std::runtime_error when the directory cannot be created.
+  VtkWriter(std::filesystem::path directory, const fem::Model& model);
+  ~VtkWriter() override;
+  VtkWriter(const VtkWriter&) = delete;
+  VtkWriter& operator=(const VtkWriter&) = delete;
+  VtkWriter(VtkWriter&&) noexcept;
+  VtkWriter& operator=(VtkWriter&&) noexcept;
+
+  /// Writes the next results_NNNNN.vtu, then replaces results.pvd. Throws std::invalid_argument
+  /// when `frame.states` does not hold one state per node, std::runtime_error when a file cannot
+  /// be written.
+  void on_frame(const solvers::Frame& frame) override;
+
+  /// Number of frames written so far (the counter of the next file).
+  [[nodiscard]] long n_frames() const;
+  [[nodiscard]] const std::filesystem::path& directory() const;
+
+  /// "results_00042.vtu" for index 42.
+  [[nodiscard]] static std::string frame_file_name(long index);
+  static constexpr const char* index_file_name = "results.pvd";
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace catena::io
