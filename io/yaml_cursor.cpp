@@ -1,0 +1,413 @@
+#include "io/yaml_cursor.hpp"
+
+#include "io/model_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <system_error>
+
+namespace catena::io {
+
+namespace {
+
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t");
+  return s.substr(first, last - first + 1);
+}
+
+std::string format_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
+}
+
+/// YAML's spellings of infinity and not-a-number (.inf, -.Inf, .NaN, ...).
+bool is_yaml_non_finite(std::string_view text) {
+  std::string s;
+  for (char c : text) s += lower(c);
+  return s == ".inf" || s == "+.inf" || s == "-.inf" || s == ".nan";
+}
+
+enum class Literal : std::uint8_t { Number, OutOfRange, NotANumber };
+
+/// Parses a plain decimal number (the whole text); `value` is set for `Literal::Number`.
+Literal parse_literal(std::string_view text, double& value) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty()) return Literal::NotANumber;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (end != text.data() + text.size()) return Literal::NotANumber;
+  if (ec == std::errc::result_out_of_range) return Literal::OutOfRange;
+  if (ec != std::errc()) return Literal::NotANumber;
+  return Literal::Number;
+}
+
+bool is_vowel_start(std::string_view s) {
+  return !s.empty() && std::string_view("aeiouAEIOU").find(s.front()) != std::string_view::npos;
+}
+
+/// "stiffness [N]"
+std::string noun_with_unit(const Quantity& q) { return q.unit.empty() ? q.noun : q.noun + " [" + q.unit + "]"; }
+
+/// "a positive stiffness [N]", "an angular velocity [rad/s]"
+std::string phrase(const Quantity& q) {
+  switch (q.bound) {
+    case Bound::Positive: return "a positive " + noun_with_unit(q);
+    case Bound::NonNegative: return "a non-negative " + noun_with_unit(q);
+    case Bound::Any: break;
+  }
+  return (is_vowel_start(q.noun) ? "an " : "a ") + noun_with_unit(q);
+}
+
+}  // namespace
+
+std::vector<std::string> expression_names(std::string_view text) {
+  std::vector<std::string> names;
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (is_digit(c) || (c == '.' && i + 1 < text.size() && is_digit(text[i + 1]))) {
+      while (i < text.size() && (is_digit(text[i]) || text[i] == '.')) ++i;
+      if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        std::size_t j = i + 1;
+        if (j < text.size() && (text[j] == '+' || text[j] == '-')) ++j;
+        if (j < text.size() && is_digit(text[j])) {
+          i = j;
+          while (i < text.size() && is_digit(text[i])) ++i;
+        }
+      }
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      const std::size_t start = i;
+      while (i < text.size() && is_word(text[i])) ++i;
+      std::size_t j = i;
+      while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+      if (j < text.size() && text[j] == '(') continue;  // a function
+      names.emplace_back(text.substr(start, i - start));
+    } else {
+      ++i;
+    }
+  }
+  return names;
+}
+
+namespace {
+
+/// Fails with the reason an expression does not parse: an unknown name (with a suggestion) when
+/// there is one, else muparser's message.
+[[noreturn]] void fail_expression(const Cursor& c, const std::string& text, const fem::ParameterTable& parameters,
+                                  bool allow_time, const std::string& error) {
+  std::vector<std::string> known;
+  for (const auto& entry : parameters) known.push_back(entry.first);
+  for (const std::string& name : expression_names(text)) {
+    if (name == "_pi" || name == "_e" || parameters.contains(name) || (allow_time && name == "t")) continue;
+    if (name == "t")
+      c.fail("'t' (time) is only allowed in loads; found '" + text + "'");
+    std::string hint = did_you_mean(name, known);
+    if (hint.empty()) {
+      std::vector<std::string> user;
+      for (const std::string& k : known)
+        if (k != "pi") user.push_back(k);
+      if (user.empty()) {
+        hint = " (no parameters are defined)";
+      } else if (user.size() <= 12) {
+        std::vector<std::string_view> views(user.begin(), user.end());
+        hint = " (defined: " + join(views) + (allow_time ? ", and t" : "") + ")";
+      }
+    }
+    c.fail("unknown parameter '" + name + "' in '" + text + "'" + hint);
+  }
+  // ExpressionError reads "cannot evaluate 'TEXT': REASON": quote muparser's reason alone.
+  const std::string prefix = "cannot evaluate '" + text + "': ";
+  const std::string reason = error.starts_with(prefix) ? error.substr(prefix.size()) : error;
+  c.fail("expected a number or an expression of parameters" + std::string(allow_time ? " and t" : "") +
+         "; found '" + text + "' (muparser: " + reason + ")");
+}
+
+std::string scalar_text(const Cursor& c, const Quantity& q, std::string_view expected_kind) {
+  if (!c.is_scalar()) c.fail_expected(phrase(q) + " (" + std::string(expected_kind) + ")");
+  std::string text(trim(c.node().Scalar()));
+  if (text.empty()) c.fail_expected(phrase(q) + " (" + std::string(expected_kind) + ")");
+  if (is_yaml_non_finite(text)) c.fail("expected a finite " + noun_with_unit(q) + "; found " + text);
+  return text;
+}
+
+}  // namespace
+
+int edit_distance(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1, 0));
+  for (std::size_t i = 0; i <= n; ++i) d[i][0] = static_cast<int>(i);
+  for (std::size_t j = 0; j <= m; ++j) d[0][j] = static_cast<int>(j);
+  for (std::size_t i = 1; i <= n; ++i) {
+    for (std::size_t j = 1; j <= m; ++j) {
+      const int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[n][m];
+}
+
+std::optional<std::string_view> closest_match(std::string_view word, std::span<const std::string_view> candidates) {
+  std::optional<std::string_view> best;
+  int best_distance = std::numeric_limits<int>::max();
+  for (std::string_view candidate : candidates) {
+    const int reach = std::min(2, std::max(1, static_cast<int>(candidate.size()) / 3));
+    const int d = edit_distance(word, candidate);
+    // Never suggest a word that shares nothing with the misspelling ('x' for 'w').
+    const int longer = static_cast<int>(std::max(word.size(), candidate.size()));
+    if (d <= reach && d < longer && d < best_distance) {
+      best = candidate;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
+  const auto match = closest_match(word, candidates);
+  return match ? " (did you mean '" + std::string(*match) + "'?)" : std::string();
+}
+
+std::string did_you_mean(std::string_view word, std::span<const std::string> candidates) {
+  const std::vector<std::string_view> views(candidates.begin(), candidates.end());
+  return did_you_mean(word, std::span<const std::string_view>(views));
+}
+
+std::string join(std::span<const std::string_view> words, bool quote) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += quote ? "'" + std::string(words[i]) + "'" : std::string(words[i]);
+  }
+  return out;
+}
+
+// ---- Source ----
+
+void Source::note_override(const YAML::Node& value, std::string assignment, bool created) {
+  overrides_.push_back({value, std::move(assignment), created});
+}
+
+void Source::fail(const YAML::Node& node, const YAML::Mark& mark, const std::string& key, std::string message) const {
+  if (node.IsDefined()) {
+    for (const Override& o : overrides_) {
+      if (!o.node.is(node)) continue;
+      message += " (value given by --set " + o.assignment + ")";
+      if (o.created || mark.is_null()) throw InputError("--set", 0, 0, key, std::move(message));
+      break;
+    }
+  }
+  // Only an empty document has no position: report its start.
+  const int line = mark.is_null() ? 1 : mark.line + 1;
+  const int column = mark.is_null() ? 1 : mark.column + 1;
+  throw InputError(file_, line, column, key, std::move(message));
+}
+
+// ---- Cursor ----
+
+Cursor::Cursor(const Source& source, YAML::Node root) : source_(&source), node_(std::move(root)) {
+  key_mark_ = node_.Mark();
+}
+
+Cursor::Cursor(const Source& source, YAML::Node node, std::string path, YAML::Mark key_mark)
+    : source_(&source), node_(std::move(node)), path_(std::move(path)), key_mark_(key_mark) {}
+
+Cursor& Cursor::operator=(const Cursor& other) {
+  source_ = other.source_;
+  node_.reset(other.node_);
+  path_ = other.path_;
+  key_mark_ = other.key_mark_;
+  return *this;
+}
+
+std::string Cursor::found() const {
+  switch (node_.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence:
+      return node_.size() == 0 ? "an empty sequence" : "a sequence of " + std::to_string(node_.size());
+    case YAML::NodeType::Scalar: {
+      const std::string& text = node_.Scalar();
+      double v = 0.0;
+      if (parse_literal(trim(text), v) == Literal::Number) return std::string(trim(text));
+      return "'" + text + "'";
+    }
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined: break;
+  }
+  return "nothing";
+}
+
+void Cursor::fail_at(const YAML::Mark& mark, const std::string& key, std::string message) const {
+  source_->fail(node_, mark, key, std::move(message));
+}
+
+void Cursor::fail(std::string message) const {
+  // An empty value has no useful position of its own (yaml-cpp places it after the key): use
+  // the key's.
+  const YAML::Mark value_mark = node_.Mark();
+  const bool use_key = (node_.IsNull() || value_mark.is_null()) && !key_mark_.is_null();
+  fail_at(use_key ? key_mark_ : value_mark, path_, std::move(message));
+}
+
+void Cursor::fail_expected(std::string_view expected) const {
+  fail("expected " + std::string(expected) + "; found " + found());
+}
+
+void Cursor::expect_map(std::string_view what) const {
+  if (!is_map()) fail_expected(std::string(what) + " (a mapping of keys)");
+}
+
+void Cursor::expect_sequence(std::string_view what) const {
+  if (!is_sequence()) fail_expected(std::string(what) + " (a sequence)");
+}
+
+void Cursor::check_keys(std::span<const std::string_view> known) const {
+  std::vector<std::pair<std::string, int>> seen;  // key, 1-based line
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const YAML::Node& key = it->first;
+    const std::string path = path_.empty() ? key.Scalar() : path_ + "." + key.Scalar();
+    if (!key.IsScalar()) {
+      Cursor(*source_, key, path_, key.Mark()).fail_expected("a key name");
+    }
+    const std::string& name = key.Scalar();
+    if (!known.empty() && std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string hint = did_you_mean(name, known);
+      if (hint.empty()) hint = "; expected one of: " + join(known);
+      source_->fail(key, key.Mark(), path, "unknown key '" + name + "'" + hint);
+    }
+    const auto previous = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == name; });
+    if (previous != seen.end())
+      source_->fail(key, key.Mark(), path,
+                    "duplicate key '" + name + "' (first given on line " + std::to_string(previous->second) + ")");
+    seen.emplace_back(name, key.Mark().line + 1);
+  }
+}
+
+std::vector<std::pair<Cursor, Cursor>> Cursor::entries() const {
+  std::vector<std::pair<Cursor, Cursor>> out;
+  if (!is_map()) return out;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+    std::string path = path_.empty() ? name : path_ + "." + name;
+    out.emplace_back(Cursor(*source_, it->first, path, it->first.Mark()),
+                     Cursor(*source_, it->second, path, it->first.Mark()));
+  }
+  return out;
+}
+
+std::optional<Cursor> Cursor::find(std::string_view key) const {
+  if (!is_map()) return std::nullopt;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key) {
+      std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+      return Cursor(*source_, it->second, std::move(path), it->first.Mark());
+    }
+  }
+  return std::nullopt;
+}
+
+Cursor Cursor::get(std::string_view key, std::string_view what) const {
+  if (auto c = find(key)) return *std::move(c);
+  const std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  const YAML::Mark mark = node_.Mark().is_null() ? key_mark_ : node_.Mark();
+  fail_at(mark, path, "missing required key '" + std::string(key) + "' (" + std::string(what) + ")");
+}
+
+Cursor Cursor::operator[](std::size_t i) const {
+  YAML::Node item = node_[i];
+  const YAML::Mark mark = item.Mark();
+  return Cursor(*source_, std::move(item), path_ + "[" + std::to_string(i) + "]", mark);
+}
+
+// ---- typed reads ----
+
+double read_number(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q) {
+  const std::string text = scalar_text(c, q, "a number or an expression of parameters");
+  double value = 0.0;
+  const Literal literal = parse_literal(text, value);
+  if (literal == Literal::OutOfRange) c.fail("expected a finite " + noun_with_unit(q) + "; found " + text);
+  if (literal == Literal::NotANumber) {
+    std::optional<fem::Expression> e;
+    try {
+      e.emplace(text, parameters, /*allow_time=*/false);
+    } catch (const fem::ExpressionError& error) {
+      fail_expression(c, text, parameters, /*allow_time=*/false, error.what());
+    }
+    try {
+      value = (*e)(0.0);
+    } catch (const fem::ExpressionError&) {
+      value = std::numeric_limits<double>::infinity();  // reported below
+    }
+  }
+  const std::string found = literal == Literal::Number ? text : "'" + text + "' = " + format_number(value);
+  if (!std::isfinite(value)) c.fail("expected a finite " + noun_with_unit(q) + "; found " + found);
+  const bool ok = q.bound == Bound::Any || (q.bound == Bound::Positive && value > 0.0) ||
+                  (q.bound == Bound::NonNegative && value >= 0.0);
+  if (!ok) c.fail("expected " + phrase(q) + "; found " + found);
+  return value;
+}
+
+int read_integer(const Cursor& c, const fem::ParameterTable& parameters, std::string_view noun, int minimum) {
+  const double v = read_number(c, parameters, Quantity{std::string(noun), "", Bound::Any});
+  if (v != std::floor(v) || v < minimum || v > std::numeric_limits<int>::max()) {
+    const std::string text = c.node().Scalar();
+    double literal = 0.0;
+    const bool plain = parse_literal(trim(text), literal) == Literal::Number;
+    c.fail("expected a whole number >= " + std::to_string(minimum) + " (" + std::string(noun) + "); found " +
+           (plain ? std::string(trim(text)) : "'" + text + "' = " + format_number(v)));
+  }
+  return static_cast<int>(v);
+}
+
+fem::Vec3 read_vec3(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q) {
+  if (!c.is_sequence() || c.size() != 3)
+    c.fail_expected(phrase(Quantity{q.noun, q.unit, Bound::Any}) + " as a list of 3 numbers [x, y, z]");
+  const Quantity component{q.noun + " component", q.unit, q.bound};
+  fem::Vec3 v;
+  for (std::size_t i = 0; i < 3; ++i) v[static_cast<Eigen::Index>(i)] = read_number(c[i], parameters, component);
+  return v;
+}
+
+fem::Expression read_time_function(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q) {
+  const std::string text = scalar_text(c, q, "a number or an expression of parameters and t");
+  std::optional<fem::Expression> e;
+  try {
+    e.emplace(text, parameters, /*allow_time=*/true);
+  } catch (const fem::ExpressionError& error) {
+    fail_expression(c, text, parameters, /*allow_time=*/true, error.what());
+  }
+  try {
+    static_cast<void>((*e)(0.0));
+  } catch (const fem::ExpressionError&) {
+    c.fail("expected a finite " + noun_with_unit(q) + " at t = 0; found '" + text + "'");
+  }
+  return *std::move(e);
+}
+
+std::string read_string(const Cursor& c, std::string_view what) {
+  if (!c.is_scalar() || trim(c.node().Scalar()).empty()) c.fail_expected(what);
+  return c.node().Scalar();
+}
+
+std::size_t read_choice(const Cursor& c, std::span<const std::string_view> choices, std::string_view what) {
+  const std::string expected = std::string(what) + ": one of " + join(choices);
+  if (!c.is_scalar()) c.fail_expected(expected);
+  const std::string& text = c.node().Scalar();
+  const auto it = std::find(choices.begin(), choices.end(), text);
+  if (it == choices.end())
+    c.fail("expected " + expected + "; found '" + text + "'" + did_you_mean(text, choices));
+  return static_cast<std::size_t>(it - choices.begin());
+}
+
+}  // namespace catena::io

@@ -1,0 +1,142 @@
+#pragma once
+/// Reading a YAML document with places. A `Cursor` is a node of the document together with its key
+/// path (`trusses[0].EA`) and the file it came from; every typed read through it returns a
+/// validated value or throws an `InputError` at the offending value (at its key when the value is
+/// empty, at the mapping when a required key is missing), in the form
+///     model.yaml:12:15: trusses[0].EA: expected a positive stiffness [N]; found -5
+/// yaml-cpp stays behind this header: only io/*.cpp include it.
+#include "fem/expression.hpp"
+#include "fem/types.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace catena::io {
+
+/// Case-insensitive optimal-string-alignment distance: insertions, deletions, substitutions and
+/// transpositions of two adjacent characters each count one edit.
+int edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `word` if it is within min(2, max(1, n / 3)) edits of it (n: length
+/// of the candidate) and fewer edits than the longer word's length, so that short names are not
+/// "corrected" into unrelated ones.
+std::optional<std::string_view> closest_match(std::string_view word, std::span<const std::string_view> candidates);
+
+/// " (did you mean 'x'?)" for the closest candidate, or "" when none is close.
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+std::string did_you_mean(std::string_view word, std::span<const std::string> candidates);
+
+/// The names an expression uses as variables or constants, in order (function names and the
+/// exponents of numbers such as 1e10 excluded): "F0*sin(w*t)" gives {F0, w, t}.
+std::vector<std::string> expression_names(std::string_view text);
+
+/// "a, b, c" (quoted with '' when `quote`).
+std::string join(std::span<const std::string_view> words, bool quote = false);
+
+/// The model file being read and the values that `--set` replaced or added, so that an error
+/// about such a value says where it came from.
+class Source {
+ public:
+  explicit Source(std::string file) : file_(std::move(file)) {}
+  [[nodiscard]] const std::string& file() const { return file_; }
+
+  /// Records that `value` was set by the override `assignment` ("analysis.dt=0.5"); `created`
+  /// when the key was not in the file (then no file position exists for it).
+  void note_override(const YAML::Node& value, std::string assignment, bool created);
+
+  /// Throws an `InputError` about `node` at the 0-based yaml-cpp `mark`.
+  [[noreturn]] void fail(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
+                         std::string message) const;
+
+ private:
+  struct Override {
+    YAML::Node node;
+    std::string assignment;
+    bool created = false;
+  };
+  std::string file_;
+  std::vector<Override> overrides_;
+};
+
+class Cursor {
+ public:
+  /// The document root.
+  Cursor(const Source& source, YAML::Node root);
+  Cursor(const Cursor&) = default;
+  Cursor(Cursor&&) noexcept = default;
+  /// Rebinds the cursor. (YAML::Node's own assignment would overwrite the node it refers to,
+  /// changing the document: this uses `reset` instead.)
+  Cursor& operator=(const Cursor& other);
+  Cursor& operator=(Cursor&& other) { return *this = static_cast<const Cursor&>(other); }
+  ~Cursor() = default;
+
+  [[nodiscard]] const YAML::Node& node() const { return node_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] bool is_map() const { return node_.IsMap(); }
+  [[nodiscard]] bool is_sequence() const { return node_.IsSequence(); }
+  [[nodiscard]] bool is_scalar() const { return node_.IsScalar(); }
+
+  /// What the value is, for messages: "nothing", "a mapping", "a sequence of 2", "-5", "'abc'".
+  [[nodiscard]] std::string found() const;
+  /// Throws an `InputError` at this value with `message`.
+  [[noreturn]] void fail(std::string message) const;
+  /// Throws "expected <expected>; found <found()>".
+  [[noreturn]] void fail_expected(std::string_view expected) const;
+
+  /// Mappings. `expect_map` fails unless this is a mapping ("expected <what>; found ...").
+  void expect_map(std::string_view what) const;
+  /// Rejects keys not in `known` (with a suggestion), non-scalar keys and duplicate keys.
+  void check_keys(std::span<const std::string_view> known) const;
+  /// The entries of a mapping in document order: each key (a cursor whose errors point at the
+  /// key) with its value.
+  [[nodiscard]] std::vector<std::pair<Cursor, Cursor>> entries() const;
+  /// The value of `key`, if present.
+  [[nodiscard]] std::optional<Cursor> find(std::string_view key) const;
+  /// The value of a required `key`; missing: "missing required key 'key' (<what>)" at the mapping.
+  [[nodiscard]] Cursor get(std::string_view key, std::string_view what) const;
+
+  /// Sequences. `expect_sequence` fails unless this is a sequence.
+  void expect_sequence(std::string_view what) const;
+  [[nodiscard]] std::size_t size() const { return node_.size(); }
+  [[nodiscard]] Cursor operator[](std::size_t i) const;
+
+ private:
+  Cursor(const Source& source, YAML::Node node, std::string path, YAML::Mark key_mark);
+  [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& key, std::string message) const;
+
+  const Source* source_;
+  YAML::Node node_;
+  std::string path_;
+  YAML::Mark key_mark_;  ///< the key of a mapping value, the item itself in a sequence
+};
+
+/// Sign constraint of a scalar quantity.
+enum class Bound : std::uint8_t { Any, Positive, NonNegative };
+
+/// What a scalar means, for messages: "stiffness" in "N" reads "a positive stiffness [N]".
+struct Quantity {
+  std::string noun;
+  std::string unit;  ///< SI unit, "" for dimensionless
+  Bound bound = Bound::Any;
+};
+
+/// A number, or a muparser expression of `parameters` (no `t`), finite and within its bound.
+double read_number(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q);
+/// A whole number >= `minimum` (a number or an expression).
+int read_integer(const Cursor& c, const fem::ParameterTable& parameters, std::string_view noun, int minimum);
+/// A list of exactly three numbers or expressions [x, y, z] (`q.noun` names the vector).
+fem::Vec3 read_vec3(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q);
+/// A function of time `t` [s] and `parameters`, finite at t = 0.
+fem::Expression read_time_function(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q);
+/// A non-empty scalar string; `what` names it with its article ("a node name").
+std::string read_string(const Cursor& c, std::string_view what);
+/// One of `choices`, with a suggestion when misspelt; returns its index in `choices`.
+std::size_t read_choice(const Cursor& c, std::span<const std::string_view> choices, std::string_view what);
+
+}  // namespace catena::io

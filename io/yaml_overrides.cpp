@@ -1,0 +1,184 @@
+#include "io/yaml_overrides.hpp"
+
+#include "io/model_reader.hpp"
+#include "io/yaml_schema.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace catena::io {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t");
+  return std::string(s.substr(first, last - first + 1));
+}
+
+[[noreturn]] void fail(const std::string& key, std::string message) {
+  throw InputError("--set", 0, 0, key, std::move(message));
+}
+
+/// "nodes[1].position[0]" and "nodes.1.position.0" both give {nodes, 1, position, 0}.
+std::vector<std::string> split_path(const std::string& key) {
+  std::string dotted;
+  for (char c : key) {
+    if (c == '[') {
+      dotted += '.';
+    } else if (c != ']') {
+      dotted += c;
+    }
+  }
+  std::vector<std::string> segments;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = dotted.find('.', start);
+    std::string segment = trim(std::string_view(dotted).substr(start, dot == std::string::npos ? dot : dot - start));
+    if (segment.empty()) fail(key, "expected a dotted path such as analysis.dt or nodes.1.position.0; found an empty segment");
+    segments.push_back(std::move(segment));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return segments;
+}
+
+std::optional<std::size_t> parse_index(const std::string& s) {
+  if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return static_cast<std::size_t>(std::stoul(s));
+}
+
+/// Names of the parameters declared in the document.
+std::vector<std::string> parameter_names(const YAML::Node& root) {
+  std::vector<std::string> names;
+  const YAML::Node& const_root = root;
+  if (!const_root.IsMap()) return names;
+  const YAML::Node parameters = const_root["parameters"];
+  if (parameters.IsDefined() && parameters.IsMap())
+    for (auto it = parameters.begin(); it != parameters.end(); ++it)
+      if (it->first.IsScalar()) names.push_back(it->first.Scalar());
+  return names;
+}
+
+/// The value node of `key` in the mapping `map`, if present (same node as in the document).
+std::optional<YAML::Node> member(const YAML::Node& map, const std::string& key) {
+  for (auto it = map.begin(); it != map.end(); ++it)
+    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  return std::nullopt;
+}
+
+std::string describe(const YAML::Node& n) {
+  if (n.IsMap()) return "a mapping";
+  if (n.IsSequence()) return "a sequence";
+  return "a single value";
+}
+
+void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos)
+    fail(assignment, "expected key=value (a parameter name or a dotted path such as analysis.dt=0.05); found no '='");
+  const std::string key = trim(std::string_view(assignment).substr(0, eq));
+  const std::string value = trim(std::string_view(assignment).substr(eq + 1));
+  if (key.empty()) fail(assignment, "expected key=value; found no key before '='");
+  if (value.empty()) fail(key, "expected key=value; found no value after '='");
+  if (!root.IsMap()) return;  // the reader reports a document that is not a mapping
+
+  // A declared parameter.
+  const std::vector<std::string> parameters = parameter_names(root);
+  if (std::find(parameters.begin(), parameters.end(), key) != parameters.end()) {
+    YAML::Node target = *member(*member(root, "parameters"), key);
+    if (!target.IsScalar() && !target.IsNull())
+      fail(key, "parameter '" + key + "' is " + describe(target) + " in the file; it cannot be set");
+    target = value;
+    source.note_override(target, assignment, /*created=*/false);
+    return;
+  }
+
+  // A path into the document.
+  const std::vector<std::string> segments = split_path(key);
+  YAML::Node current;
+  current.reset(root);
+  std::string context;  // key path with indices as [], for the schema
+  std::string walked;   // key path so far, as written in messages
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const std::string& segment = segments[i];
+    const bool last = i + 1 == segments.size();
+    const std::string where = walked.empty() ? "the model" : "'" + walked + "'";
+    if (current.IsMap()) {
+      if (auto next = member(current, segment)) {
+        current.reset(*next);
+      } else {
+        const auto known = schema::known_keys(context);
+        if (last && std::find(known.begin(), known.end(), segment) != known.end()) {
+          current[segment] = value;
+          const YAML::Node created = current[segment];
+          source.note_override(created, assignment, /*created=*/true);
+          return;
+        }
+        std::vector<std::string> candidates(known.begin(), known.end());
+        for (auto it = current.begin(); it != current.end(); ++it)
+          if (it->first.IsScalar() &&
+              std::find(candidates.begin(), candidates.end(), it->first.Scalar()) == candidates.end())
+            candidates.push_back(it->first.Scalar());
+        if (walked.empty()) candidates.insert(candidates.end(), parameters.begin(), parameters.end());
+        std::string hint = did_you_mean(segment, candidates);
+        if (hint.empty() && walked.empty())
+          hint = parameters.empty() ? " (the model declares no parameters)"
+                                    : " (parameters: " +
+                                          join(std::vector<std::string_view>(parameters.begin(), parameters.end())) +
+                                          ")";
+        if (hint.empty() && context == "parameters")
+          hint = parameters.empty() ? " (the model declares no parameters)"
+                                    : " (parameters: " +
+                                          join(std::vector<std::string_view>(parameters.begin(), parameters.end())) +
+                                          ")";
+        const std::string what = walked.empty()              ? "unknown parameter or key '"
+                                 : context == "parameters" ? "unknown parameter '"
+                                                           : "unknown key '";
+        fail(key, what + segment + "' in " + where + hint);
+      }
+      context = context.empty() ? segment : context + "." + segment;
+    } else if (current.IsSequence()) {
+      std::optional<std::size_t> index = parse_index(segment);
+      std::vector<std::string> names;
+      if (!index) {
+        for (std::size_t k = 0; k < current.size(); ++k) {
+          const YAML::Node item = current[k];
+          if (!item.IsMap()) continue;
+          const auto name = member(item, "name");
+          if (!name || !name->IsScalar()) continue;
+          names.push_back(name->Scalar());
+          if (name->Scalar() == segment && !index) index = k;
+        }
+        if (!index && current.size() == 0) fail(key, where + " is empty; it has no entry '" + segment + "'");
+        if (!index)
+          fail(key, "expected an index (0 to " + std::to_string(current.size() - 1) + ") or the name of an entry of " +
+                        where + "; found '" + segment + "'" + did_you_mean(segment, names));
+      }
+      if (*index >= current.size())
+        fail(key, "index " + segment + " is out of range: " + where + " has " + std::to_string(current.size()) +
+                      " entries, numbered from 0");
+      current.reset(current[*index]);
+      context += "[]";
+    } else {
+      fail(key, where + " is a single value; it has no key '" + segment + "'");
+    }
+    walked += (walked.empty() ? "" : ".") + segment;
+  }
+  if (current.IsMap() || current.IsSequence())
+    fail(key, "'" + key + "' is " + describe(current) + "; --set replaces a single value (give its path to the end, "
+              "e.g. gravity.1 or nodes.0.position.2)");
+  current = value;
+  source.note_override(current, assignment, /*created=*/false);
+}
+
+}  // namespace
+
+void apply_overrides(YAML::Node root, std::span<const std::string> overrides, Source& source) {
+  for (const std::string& assignment : overrides) apply_one(root, assignment, source);
+}
+
+}  // namespace catena::io

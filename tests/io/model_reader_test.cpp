@@ -1,0 +1,359 @@
+// The YAML model reader: good models build what they say (nodes, masses, trusses, velocities,
+// analysis settings, sensors), `--set` overrides change the results, and every bad input in
+// tests/io/bad_input/ is rejected at the line and column its first line announces.
+#include "io/model_reader.hpp"
+
+#include "elements/nodal_load.hpp"
+#include "elements/point_mass.hpp"
+#include "elements/truss.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace catena::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path source_dir = CATENA_SOURCE_DIR;
+const fs::path good_dir = source_dir / "tests" / "io" / "good_input";
+const fs::path bad_dir = source_dir / "tests" / "io" / "bad_input";
+
+template <class E>
+std::vector<const E*> elements_of(const fem::Model& model) {
+  std::vector<const E*> out;
+  for (const auto& e : model.elements)
+    if (const auto* typed = dynamic_cast<const E*>(e.get())) out.push_back(typed);
+  return out;
+}
+
+const fem::Node& node(const fem::Model& model, std::string_view name) {
+  const auto id = model.find_node(name);
+  if (!id) throw std::runtime_error("no node " + std::string(name));
+  return model.nodes[static_cast<std::size_t>(id->index)];
+}
+
+const fem::NodeState& initial(const fem::Model& model, std::string_view name) {
+  return model.initial_state[static_cast<std::size_t>(model.find_node(name)->index)];
+}
+
+std::array<bool, 3> fixed(const fem::Model& model, std::string_view name) {
+  const auto& f = model.registry.block(node(model, name).displacement).fixed;
+  return {f[0], f[1], f[2]};
+}
+
+double total_mass_on(const fem::Model& model, std::string_view name) {
+  double m = 0.0;
+  for (const auto* p : elements_of<elements::PointMass>(model))
+    if (p->node() == *model.find_node(name)) m += p->mass();
+  return m;
+}
+
+/// Reads `file` with `overrides`, expecting an InputError; returns it.
+InputError read_error(const fs::path& file, std::vector<std::string> overrides = {}) {
+  try {
+    static_cast<void>(read_model(file, overrides));
+  } catch (const InputError& e) {
+    return e;
+  }
+  ADD_FAILURE() << file << " was accepted";
+  return InputError("", 0, 0, "", "");
+}
+
+/// Writes `text` to a fresh file under the test temp directory.
+fs::path write_temp(const std::string& file_name, const std::string& text) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "catena_model_reader";
+  fs::create_directories(dir);
+  const fs::path file = dir / file_name;
+  std::ofstream(file) << text;
+  return file;
+}
+
+TEST(ModelReader, ReadsBathePendulum) {
+  const fem::Model model = read_model(good_dir / "bathe_pendulum.yaml");
+  EXPECT_EQ(model.name, "bathe-pendulum");
+  ASSERT_EQ(model.nodes.size(), 2u);
+  EXPECT_EQ(model.nodes[0].name, "pivot");
+  EXPECT_EQ(model.nodes[1].name, "bob");
+  EXPECT_DOUBLE_EQ(node(model, "bob").reference_position.y(), -3.0443);
+  EXPECT_DOUBLE_EQ(initial(model, "bob").position.y(), -3.0443);
+  EXPECT_EQ(initial(model, "bob").velocity, fem::Vec3(7.725, 0, 0));
+  EXPECT_EQ(initial(model, "pivot").velocity, fem::Vec3::Zero());
+  EXPECT_EQ(fixed(model, "pivot"), (std::array<bool, 3>{true, true, true}));
+  EXPECT_EQ(fixed(model, "bob"), (std::array<bool, 3>{false, false, false}));
+  EXPECT_EQ(model.gravity, fem::Vec3(0, -9.80, 0));
+
+  ASSERT_EQ(elements_of<elements::PointMass>(model).size(), 1u);
+  EXPECT_DOUBLE_EQ(total_mass_on(model, "bob"), 10.0);
+  const auto trusses = elements_of<elements::Truss>(model);
+  ASSERT_EQ(trusses.size(), 1u);
+  EXPECT_EQ(trusses[0]->name(), "rod");
+  EXPECT_DOUBLE_EQ(trusses[0]->rest_length(), 3.0443);  // default: the initial distance
+  EXPECT_EQ(model.element_couplings.size(), model.elements.size());
+
+  EXPECT_EQ(model.analysis.scheme, fem::TimeScheme::Midpoint);
+  EXPECT_DOUBLE_EQ(model.analysis.dt, 0.1);
+  EXPECT_DOUBLE_EQ(model.analysis.t_end, 41.33);
+  EXPECT_EQ(model.analysis.output_every, 1);
+  EXPECT_EQ(model.analysis.linear_solver, "mumps");
+  ASSERT_EQ(model.sensors.size(), 2u);
+  EXPECT_EQ(model.sensors[1].name, "tip_y");
+  EXPECT_EQ(model.sensors[1].node, *model.find_node("bob"));
+  EXPECT_EQ(model.sensors[1].quantity, fem::SensorQuantity::Position);
+  EXPECT_EQ(model.sensors[1].component, 1);
+  EXPECT_FALSE(model.sensors[1].frame.has_value());
+  EXPECT_DOUBLE_EQ(model.length_scale, 3.0443);
+}
+
+TEST(ModelReader, BuildsRigidInitialVelocityField) {
+  const fem::Model model = read_model(good_dir / "free_flying_chain.yaml");
+  ASSERT_EQ(model.nodes.size(), 5u);
+  // v = ω × (x − about), ω = (0, 0, 1), about = (400, 0, 0): v = (0, x − 400, 0).
+  for (const auto& [name, x] : {std::pair{"n0", 0.0}, {"n1", 100.0}, {"n2", 200.0}, {"n3", 300.0}, {"n4", 400.0}}) {
+    EXPECT_DOUBLE_EQ(node(model, name).reference_position.x(), x) << name;
+    EXPECT_LT((initial(model, name).velocity - fem::Vec3(0, x - 400.0, 0)).norm(), 1e-12)
+        << name << ": " << initial(model, name).velocity.transpose();
+  }
+  EXPECT_DOUBLE_EQ(total_mass_on(model, "n0"), 50.0);
+  EXPECT_DOUBLE_EQ(total_mass_on(model, "n2"), 100.0);
+  const auto trusses = elements_of<elements::Truss>(model);
+  ASSERT_EQ(trusses.size(), 4u);
+  EXPECT_EQ(trusses[2]->name(), "truss_2");  // default names
+  for (const auto* t : trusses) EXPECT_DOUBLE_EQ(t->rest_length(), 100.0);
+  EXPECT_EQ(model.sensors[0].quantity, fem::SensorQuantity::Displacement);
+}
+
+TEST(ModelReader, ReadsEveryFeature) {
+  const fem::Model model = read_model(good_dir / "every_feature.yaml");
+  ASSERT_EQ(model.nodes.size(), 4u);
+  const double w = 2 * std::numbers::pi * 0.5;
+  // Rigid field v0 + ω × x for nodes without their own velocity.
+  EXPECT_TRUE(initial(model, "tip").velocity.isApprox(fem::Vec3(0, w * 1.5, 0.25)));
+  EXPECT_TRUE(initial(model, "roller").velocity.isApprox(fem::Vec3(-w * 1.5, 0, 0.25)));
+  EXPECT_EQ(initial(model, "spinner").velocity, fem::Vec3(1, 2, 3));  // its own velocity wins
+  EXPECT_TRUE(initial(model, "hub").velocity.isApprox(fem::Vec3(0, 0, 0.25)));
+  EXPECT_EQ(fixed(model, "hub"), (std::array<bool, 3>{true, true, true}));
+  EXPECT_EQ(fixed(model, "roller"), (std::array<bool, 3>{false, true, true}));
+  EXPECT_DOUBLE_EQ(total_mass_on(model, "tip"), 2.5);
+  EXPECT_DOUBLE_EQ(total_mass_on(model, "roller"), 0.5);
+
+  const auto trusses = elements_of<elements::Truss>(model);
+  ASSERT_EQ(trusses.size(), 3u);
+  EXPECT_EQ(trusses[0]->name(), "arm");
+  EXPECT_DOUBLE_EQ(trusses[0]->rest_length(), 1.5);
+  EXPECT_DOUBLE_EQ(trusses[1]->rest_length(), 2.5);  // given
+  EXPECT_EQ(trusses[1]->name(), "truss_1");
+
+  const auto loads = elements_of<elements::NodalLoad>(model);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(loads[0]->name(), "push");
+  EXPECT_EQ(loads[1]->name(), "load_1");
+  EXPECT_NEAR(loads[0]->force(0.25).x(), 5 * std::sin(w * 0.25), 1e-12);
+  EXPECT_DOUBLE_EQ(loads[0]->force(0.25).z(), -1.0);
+  EXPECT_DOUBLE_EQ(loads[1]->force(0.5).y(), 5.0);
+  EXPECT_DOUBLE_EQ(loads[1]->force(1.5).y(), 0.0);
+  EXPECT_EQ(model.gravity, fem::Vec3(0, 0, -9.81));
+
+  const fem::AnalysisSettings& a = model.analysis;
+  EXPECT_EQ(a.scheme, fem::TimeScheme::Trapezoidal);
+  EXPECT_DOUBLE_EQ(a.dt, 0.01);
+  EXPECT_DOUBLE_EQ(a.t_end, 2.0);
+  EXPECT_EQ(a.output_every, 10);
+  EXPECT_DOUBLE_EQ(a.dt_min, 1e-6);
+  EXPECT_EQ(a.max_newton_iterations, 40);
+  EXPECT_DOUBLE_EQ(a.newton_tolerance, 1e-9);
+  EXPECT_EQ(a.linear_solver, "klu");
+
+  ASSERT_EQ(model.sensors.size(), 3u);
+  EXPECT_EQ(model.sensors[1].name, "tip_defl");
+  EXPECT_EQ(model.sensors[1].quantity, fem::SensorQuantity::Displacement);
+  EXPECT_EQ(model.sensors[1].component, 1);
+  ASSERT_TRUE(model.sensors[1].frame.has_value());
+  EXPECT_EQ(*model.sensors[1].frame, *model.find_node("hub"));
+  EXPECT_EQ(model.sensors[2].quantity, fem::SensorQuantity::Velocity);
+}
+
+TEST(ModelReader, ParameterOverrideChangesLaterParametersAndResults) {
+  const std::vector<std::string> set{"l=2", "v0=l*3"};
+  const fem::Model model = read_model(good_dir / "bathe_pendulum.yaml", set);
+  EXPECT_DOUBLE_EQ(node(model, "bob").reference_position.y(), -2.0);
+  EXPECT_DOUBLE_EQ(elements_of<elements::Truss>(model)[0]->rest_length(), 2.0);
+  EXPECT_EQ(initial(model, "bob").velocity, fem::Vec3(6, 0, 0));  // an expression of an earlier parameter
+}
+
+TEST(ModelReader, DottedPathOverridesReplaceScalars) {
+  const std::vector<std::string> set{"analysis.dt=0.5", "analysis.integrator=newmark", "nodes.1.position.0=2",
+                                     "nodes[1].velocity[1]=-1", "trusses.rod.EA=5e9", "gravity.1=-g/2"};
+  const fem::Model model = read_model(good_dir / "bathe_pendulum.yaml", set);
+  EXPECT_DOUBLE_EQ(model.analysis.dt, 0.5);
+  EXPECT_EQ(model.analysis.scheme, fem::TimeScheme::Trapezoidal);
+  EXPECT_EQ(node(model, "bob").reference_position, fem::Vec3(2, -3.0443, 0));
+  EXPECT_EQ(initial(model, "bob").velocity, fem::Vec3(7.725, -1, 0));
+  EXPECT_DOUBLE_EQ(elements_of<elements::Truss>(model)[0]->rest_length(), std::hypot(2.0, 3.0443));
+  EXPECT_DOUBLE_EQ(model.gravity.y(), -4.9);
+}
+
+TEST(ModelReader, OverrideAddsKnownOptionalKey) {
+  const std::vector<std::string> set{"analysis.output_every=5", "analysis.linear_solver=superlu"};
+  const fem::Model model = read_model(good_dir / "bathe_pendulum.yaml", set);
+  EXPECT_EQ(model.analysis.output_every, 5);
+  EXPECT_EQ(model.analysis.linear_solver, "superlu");
+}
+
+TEST(ModelReader, RejectsUnknownOverrideKeyWithSuggestion) {
+  const InputError e = read_error(good_dir / "bathe_pendulum.yaml", {"analysis.dtt=0.5"});
+  EXPECT_EQ(e.file(), "--set");
+  EXPECT_EQ(e.line(), 0);
+  EXPECT_EQ(e.key(), "analysis.dtt");
+  EXPECT_NE(std::string(e.what()).find("did you mean 'dt'?"), std::string::npos) << e.what();
+}
+
+TEST(ModelReader, RejectsUnknownParameterOverrideWithSuggestion) {
+  const InputError e = read_error(good_dir / "bathe_pendulum.yaml", {"mm=3"});
+  EXPECT_EQ(e.file(), "--set");
+  EXPECT_EQ(e.key(), "mm");
+  EXPECT_NE(std::string(e.what()).find("did you mean 'm'?"), std::string::npos) << e.what();
+}
+
+TEST(ModelReader, RejectsMalformedOverrides) {
+  EXPECT_NE(std::string(read_error(good_dir / "bathe_pendulum.yaml", {"analysis.dt"}).what()).find("key=value"),
+            std::string::npos);
+  EXPECT_NE(std::string(read_error(good_dir / "bathe_pendulum.yaml", {"nodes.7.position.0=1"}).what())
+                .find("out of range"),
+            std::string::npos);
+  EXPECT_NE(std::string(read_error(good_dir / "bathe_pendulum.yaml", {"trusses.rood.EA=1"}).what())
+                .find("did you mean 'rod'?"),
+            std::string::npos);
+  EXPECT_NE(std::string(read_error(good_dir / "bathe_pendulum.yaml", {"nodes=1"}).what()).find("single value"),
+            std::string::npos);
+  EXPECT_NE(std::string(read_error(good_dir / "bathe_pendulum.yaml", {"analysis.dt.x=1"}).what()).find("no key 'x'"),
+            std::string::npos);
+}
+
+TEST(ModelReader, BadOverriddenValuePointsAtTheFileAndQuotesTheOverride) {
+  const InputError e = read_error(good_dir / "bathe_pendulum.yaml", {"analysis.dt=-1"});
+  EXPECT_EQ(e.line(), 21);  // `dt: 0.1` in the file
+  EXPECT_EQ(e.column(), 7);
+  EXPECT_EQ(e.key(), "analysis.dt");
+  EXPECT_NE(std::string(e.what()).find("expected a positive time step [s]; found -1"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("--set analysis.dt=-1"), std::string::npos) << e.what();
+
+  const InputError added = read_error(good_dir / "bathe_pendulum.yaml", {"analysis.output_every=0"});
+  EXPECT_EQ(added.file(), "--set");
+  EXPECT_EQ(added.key(), "analysis.output_every");
+}
+
+TEST(ModelReader, RejectsMissingFile) {
+  const InputError e = read_error(good_dir / "no_such_model.yaml");
+  EXPECT_EQ(e.line(), 0);
+  EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+}
+
+TEST(ModelReader, ErrorMessageHasFilePlaceKeyAndMessage) {
+  const InputError e("model.yaml", 12, 15, "trusses[0].EA", "expected a positive stiffness [N]; found -5");
+  EXPECT_STREQ(e.what(), "model.yaml:12:15: trusses[0].EA: expected a positive stiffness [N]; found -5");
+  EXPECT_EQ(e.file(), "model.yaml");
+  EXPECT_EQ(e.line(), 12);
+  EXPECT_EQ(e.column(), 15);
+  EXPECT_EQ(e.key(), "trusses[0].EA");
+}
+
+/// Every complete model (a ```yaml block starting with `name:`) in docs/model-format.md is valid.
+TEST(ModelReader, DocumentationExamplesAreValid) {
+  std::ifstream in(source_dir / "docs" / "model-format.md");
+  ASSERT_TRUE(in) << "docs/model-format.md is missing";
+  std::string line, block;
+  bool inside = false;
+  int n_models = 0;
+  while (std::getline(in, line)) {
+    if (!inside && line.starts_with("```yaml")) {
+      inside = true;
+      block.clear();
+    } else if (inside && line.starts_with("```")) {
+      inside = false;
+      if (!block.starts_with("name:")) continue;
+      const fs::path file = write_temp("doc_example_" + std::to_string(n_models++) + ".yaml", block);
+      try {
+        static_cast<void>(read_model(file));
+      } catch (const InputError& e) {
+        ADD_FAILURE() << e.what() << "\n" << block;
+      }
+    } else if (inside) {
+      block += line + "\n";
+    }
+  }
+  EXPECT_GE(n_models, 2);
+}
+
+// ---- bad input: one file per error class, first line "# expect: LINE:COL: substring" ----
+
+struct Expectation {
+  int line = 0;
+  int column = 0;
+  std::string substring;
+};
+
+Expectation expectation_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::string first;
+  std::getline(in, first);
+  const std::string prefix = "# expect: ";
+  if (!first.starts_with(prefix)) throw std::runtime_error(file.string() + ": first line must be '# expect: L:C: text'");
+  std::istringstream s(first.substr(prefix.size()));
+  Expectation e;
+  char colon = 0;
+  s >> e.line >> colon >> e.column >> colon;
+  std::getline(s, e.substring);
+  e.substring.erase(0, e.substring.find_first_not_of(' '));
+  return e;
+}
+
+std::vector<std::string> bad_input_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(bad_dir))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// "unknown_node_in_truss.yaml" -> "UnknownNodeInTruss"
+std::string pascal_case(const std::string& file_name) {
+  std::string out;
+  bool upper = true;
+  for (char c : fs::path(file_name).stem().string()) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out;
+}
+
+class ModelReaderBadInput : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ModelReaderBadInput, ReportsTheExpectedPlaceAndMessage) {
+  const fs::path file = bad_dir / GetParam();
+  const Expectation expected = expectation_of(file);
+  const InputError e = read_error(file);
+  EXPECT_EQ(e.file(), file.string());
+  EXPECT_EQ(e.line(), expected.line) << e.what();
+  EXPECT_EQ(e.column(), expected.column) << e.what();
+  EXPECT_NE(std::string(e.what()).find(expected.substring), std::string::npos)
+      << "expected to contain: " << expected.substring << "\nwhat(): " << e.what();
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryFile, ModelReaderBadInput, ::testing::ValuesIn(bad_input_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return pascal_case(info.param); });
+
+}  // namespace
+}  // namespace catena::io
