@@ -137,6 +137,8 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
 VecHandle Tableau::create_vector() const {
   VecHandle v;
   check(VecCreateMPI(comm_, n_owned(), n_global_, v.out()), "VecCreateMPI");
+  // Fixed components are numbered -1 and simply skipped when elements stamp into the vector.
+  check(VecSetOption(v, VEC_IGNORE_NEGATIVE_INDICES, PETSC_TRUE), "VecSetOption");
   return v;
 }
 

@@ -39,6 +39,14 @@ struct RunStatistics {
   bool interrupted = false;
 };
 
+/// Counts and times of the sparse factorizations, from PETSc's event log.
+struct LinearAlgebraLog {
+  long symbolic = 0;
+  long numeric = 0;
+  double factor_seconds = 0.0;
+  double solve_seconds = 0.0;
+};
+
 class TimeIntegrator {
  public:
   TimeIntegrator(fem::Model& model, assembly::Tableau& tableau);
@@ -65,6 +73,7 @@ class TimeIntegrator {
   std::vector<double> full_solution_;
   fem::StepWork work_;
   RunStatistics stats_;
+  LinearAlgebraLog log_at_start_;
   int rank_ = 0;
 };
 

@@ -1,0 +1,115 @@
+// The tableau: numbering covers every free component once, the PETSc Jacobian equals the dense
+// sum of element stamps, and the pattern is exactly the declared one.
+#include "assembly/tableau.hpp"
+
+#include "elements/point_mass.hpp"
+#include "elements/truss.hpp"
+#include "support/tangent_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+namespace catena::assembly {
+namespace {
+
+using fem::Vec3;
+
+/// A small random truss net with a support, every node with mass.
+fem::Model truss_net(int n, unsigned seed) {
+  fem::Model m;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int i = 0; i < n; ++i) m.add_node("n" + std::to_string(i), Vec3(i + 0.3 * u(rng), 0.3 * u(rng), 0.3 * u(rng)));
+  for (int c = 0; c < 3; ++c) m.fix(fem::NodeId{0}, c);
+  m.fix(fem::NodeId{1}, 2);
+  for (int i = 0; i < n; ++i) m.add_element<elements::PointMass>("m" + std::to_string(i), m.nodes, fem::NodeId{i}, 1.0 + i, Vec3(0, 0, -9.81));
+  for (int i = 0; i + 1 < n; ++i)
+    for (int j = i + 1; j < std::min(n, i + 3); ++j)
+      m.add_element<elements::Truss>("t" + std::to_string(i) + "_" + std::to_string(j), m.nodes, fem::NodeId{i},
+                                     fem::NodeId{j}, elements::TrussSection{1e5},
+                                     (m.nodes[j].reference_position - m.nodes[i].reference_position).norm());
+  m.update_length_scale();
+  return m;
+}
+
+TEST(Tableau, NumberingCoversEveryFreeComponentOnce) {
+  const fem::Model m = truss_net(12, 1);
+  const Tableau t(m, PETSC_COMM_WORLD);
+  EXPECT_EQ(t.n_global(), m.registry.n_free_dofs());
+  std::set<fem::Dof> seen;
+  for (std::size_t b = 0; b < m.registry.n_blocks(); ++b)
+    for (const fem::Dof d : t.global_map().dofs(fem::BlockId{static_cast<std::int32_t>(b)}))
+      if (d != fem::fixed_dof) {
+        EXPECT_TRUE(seen.insert(d).second) << "dof " << d << " numbered twice";
+      }
+  EXPECT_EQ(static_cast<PetscInt>(seen.size()), t.n_global());
+  EXPECT_EQ(t.row_name(t.global_map().dofs(m.nodes[1].displacement)[1]), "node 'n1' force y");
+}
+
+TEST(Tableau, JacobianEqualsDenseSumOfElementStamps) {
+  fem::Model m = truss_net(10, 2);
+  Tableau t(m, PETSC_COMM_WORLD);
+  // A random trial state in the tableau's numbering.
+  testing::TrialState dense(m);
+  dense.map = t.global_map();
+  dense.trial.assign(static_cast<std::size_t>(t.n_global()), 0.0);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-0.2, 0.2);
+  for (double& x : dense.trial) x = u(rng);
+  const fem::StepState s = dense.view(m);
+  fem::DenseJacobian J(dense.map, static_cast<int>(t.n_global()));
+  fem::DenseResidual R(dense.map, static_cast<int>(t.n_global()));
+  for (const auto& e : m.elements) e->stamp(s, R, J);
+
+  VecHandle x = t.create_vector(), f = t.create_vector();
+  PetscScalar* a = nullptr;
+  ASSERT_EQ(VecGetArray(x, &a), 0);
+  for (PetscInt i = 0; i < t.n_owned(); ++i) a[i] = dense.trial[t.first_owned() + i];
+  ASSERT_EQ(VecRestoreArray(x, &a), 0);
+  fem::StepState context = s;
+  context.trial = {};
+  context.map = nullptr;
+  t.assemble_residual(context, x, f);
+  t.assemble_jacobian(context, x, t.jacobian());
+  const PetscScalar* fr = nullptr;
+  ASSERT_EQ(VecGetArrayRead(f, &fr), 0);
+  for (PetscInt i = 0; i < t.n_owned(); ++i) EXPECT_NEAR(fr[i], R.r[t.first_owned() + i], 1e-9 * R.r.cwiseAbs().maxCoeff());
+  ASSERT_EQ(VecRestoreArrayRead(f, &fr), 0);
+  double max_err = 0.0;
+  for (PetscInt i = t.first_owned(); i < t.first_owned() + t.n_owned(); ++i)
+    for (PetscInt j = 0; j < t.n_global(); ++j) {
+      PetscScalar v = 0;
+      ASSERT_EQ(MatGetValues(t.jacobian(), 1, &i, 1, &j, &v), 0);
+      max_err = std::max(max_err, std::abs(v - J.J(i, j)));
+    }
+  EXPECT_LT(max_err, 1e-12 * J.J.cwiseAbs().maxCoeff());
+}
+
+TEST(Tableau, PatternIsExactlyTheDeclaredCouplings) {
+  const fem::Model m = truss_net(8, 3);
+  const Tableau t(m, PETSC_COMM_WORLD);
+  // Count block couplings by hand: each node couples with itself and its truss neighbours.
+  long expected = 0;
+  std::vector<std::set<int>> adj(m.nodes.size());
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) adj[i].insert(static_cast<int>(i));
+  for (const auto& e : m.elements) {
+    const auto nodes = e->cell_nodes();
+    if (nodes.size() == 2) {
+      adj[nodes[0].index].insert(nodes[1].index);
+      adj[nodes[1].index].insert(nodes[0].index);
+    }
+  }
+  auto n_free = [&](int node) {
+    int c = 0;
+    for (const fem::Dof d : t.global_map().dofs(m.nodes[node].displacement)) c += d != fem::fixed_dof;
+    return c;
+  };
+  for (std::size_t i = 0; i < m.nodes.size(); ++i)
+    for (const int j : adj[i]) expected += static_cast<long>(n_free(static_cast<int>(i))) * n_free(j);
+  EXPECT_EQ(t.n_nonzeros(), expected);
+}
+
+}  // namespace
+}  // namespace catena::assembly

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Two MPI ranks give the one-rank results (to 1e-10 relative) with rows distributed over both.
+# usage: two_ranks_match_one.sh CATENA MPIRUN SOURCE_DIR WORK_DIR
+set -euo pipefail
+catena=$1 mpirun=$2 src=$3 work=$4
+model=$src/tests/mpi/truss_net.yaml
+rm -rf "$work" && mkdir -p "$work"
+"$catena" run "$model" --out "$work/one" --quiet
+"$mpirun" -n 2 "$catena" run "$model" --out "$work/two" --quiet
+
+# Every rank owns a non-empty share of the rows.
+rows=$(tr -d ' \n' < "$work/two/summary.json" | sed -n 's/.*"rows_per_rank":\[\([0-9,]*\)\].*/\1/p')
+echo "rows per rank: $rows"
+IFS=, read -r -a counts <<< "$rows"
+[[ ${#counts[@]} -eq 2 && ${counts[0]} -gt 0 && ${counts[1]} -gt 0 ]] || { echo "rows not distributed: '$rows'"; exit 1; }
+
+compare() {  # numeric comparison of two CSV files, relative to each column's largest magnitude
+  awk -F, -v name="$1" '
+    NR == FNR { if (FNR > 1) for (i = 1; i <= NF; i++) { a[FNR, i] = $i; s = ($i < 0 ? -$i : $i); if (s > m[i]) m[i] = s }; n = FNR; next }
+    FNR > 1 { for (i = 1; i <= NF; i++) { d = a[FNR, i] - $i; d = d < 0 ? -d : d; sc = m[i] > 1e-300 ? m[i] : 1;
+              if (d / sc > worst) { worst = d / sc; where = "row " FNR ", column " i } } ; rows = FNR }
+    END { if (rows != n) { print name ": row counts differ (" n " vs " rows ")"; exit 1 }
+          printf "%s: %d rows, worst relative difference %.3g (%s)\n", name, rows, worst, where; exit (worst > 1e-10) }
+  ' "$work/one/$1" "$work/two/$1"
+}
+compare energy.csv
+compare sensors.csv
