@@ -73,8 +73,10 @@ TEST(Cli, BadInputExitsTwoAndKeepsEarlierResults) {
 }
 
 TEST(Cli, SolverFailureExitsThreeAndKeepsResults) {
-  // A huge crushing load drives the rod through zero length: steps are cut down to dt_min, then
-  // the run stops with exit 3, the failure named, and the files written so far still valid.
+  // Newton is allowed a single iteration, which can never pass the correction test (a second
+  // iteration is needed to measure the correction's size after a non-trivial predictor): steps
+  // are cut down to dt_min, then the run stops with exit 3, the failure named, and the files
+  // written so far still valid.
   const fs::path out = fresh_dir("fail");
   const fs::path model = out.string() + ".yaml";
   fs::create_directories(model.parent_path());
@@ -85,14 +87,14 @@ TEST(Cli, SolverFailureExitsThreeAndKeepsResults) {
     std::ofstream m(model);
     m << s.str() << "loads:\n  - {name: crush, node: bob, force: [0, \"t > 0.5 ? 1e12 : 0\", 0]}\n";
   }
-  const Result r = run("run " + model.string() + " --out " + out.string() + " --set analysis.dt_min=1e-3 --quiet");
+  const Result r = run("run " + model.string() + " --out " + out.string() + " --set analysis.dt_min=1e-3 --set analysis.max_newton_iterations=1 --quiet");
   EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("t = "), std::string::npos) << r.output;
   std::ifstream energy(out / "energy.csv");
   std::string line;
   int rows = 0;
   while (std::getline(energy, line)) ++rows;
-  EXPECT_GE(rows, 6);  // header + frames up to t = 0.5
+  EXPECT_GE(rows, 2);  // header + the frame at t = 0
   std::ifstream summary(out / "summary.json");
   std::stringstream s;
   s << summary.rdbuf();

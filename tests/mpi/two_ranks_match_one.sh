@@ -14,10 +14,11 @@ echo "rows per rank: $rows"
 IFS=, read -r -a counts <<< "$rows"
 [[ ${#counts[@]} -eq 2 && ${counts[0]} -gt 0 && ${counts[1]} -gt 0 ]] || { echo "rows not distributed: '$rows'"; exit 1; }
 
-compare() {  # numeric comparison of two CSV files, relative to each column's largest magnitude
+compare() {  # numeric comparison of two CSV files, relative to the file's largest magnitude (round-off
+             # columns such as balance or a zero momentum compare against the physical scale)
   awk -F, -v name="$1" '
-    NR == FNR { if (FNR > 1) for (i = 1; i <= NF; i++) { a[FNR, i] = $i; s = ($i < 0 ? -$i : $i); if (s > m[i]) m[i] = s }; n = FNR; next }
-    FNR > 1 { for (i = 1; i <= NF; i++) { d = a[FNR, i] - $i; d = d < 0 ? -d : d; sc = m[i] > 1e-300 ? m[i] : 1;
+    NR == FNR { if (FNR > 1) for (i = 1; i <= NF; i++) { a[FNR, i] = $i; s = ($i < 0 ? -$i : $i); if (i > 1 && s > M) M = s }; n = FNR; next }
+    FNR > 1 { for (i = 1; i <= NF; i++) { d = a[FNR, i] - $i; d = d < 0 ? -d : d; sc = M > 1e-300 ? M : 1;
               if (d / sc > worst) { worst = d / sc; where = "row " FNR ", column " i } } ; rows = FNR }
     END { if (rows != n) { print name ": row counts differ (" n " vs " rows ")"; exit 1 }
           printf "%s: %d rows, worst relative difference %.3g (%s)\n", name, rows, worst, where; exit (worst > 1e-10) }
