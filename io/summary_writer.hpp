@@ -17,7 +17,7 @@ struct SummaryData {
   long n_nonzeros = 0;  ///< of the Newton matrix
   int mpi_ranks = 1;
   std::vector<long> rows_per_rank;
-  long steps = 0;      ///< nominal steps completed
+  long steps = 0;      ///< converged time elements (a cut step counts each part)
   long cut_steps = 0;  ///< time elements retried with a smaller step
   long newton_iterations = 0;
   long residual_evaluations = 0;
