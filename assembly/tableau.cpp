@@ -165,34 +165,31 @@ void Tableau::restore_view(Vec x) {
   view_ = nullptr;
 }
 
-void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
-  check(VecZeroEntries(f), "VecZeroEntries");
+void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j) {
   const fem::StepState s = local_view(context, x);
-  PetscResidualSink r(f, global_map_);
-  fem::NullJacobianSink none;
   try {
-    for (const std::size_t e : local_elements_) model_->elements[e]->stamp(s, r, none);
+    for (const std::size_t e : local_elements_) model_->elements[e]->stamp(s, r, j);
   } catch (...) {
-    restore_view(x);
+    restore_view(x);  // a domain error must not leave the vector's array checked out
     throw;
   }
   restore_view(x);
+}
+
+void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
+  check(VecZeroEntries(f), "VecZeroEntries");
+  PetscResidualSink r(f, global_map_);
+  fem::NullJacobianSink none;
+  stamp_local_elements(context, x, r, none);
   check(VecAssemblyBegin(f), "VecAssemblyBegin");
   check(VecAssemblyEnd(f), "VecAssemblyEnd");
 }
 
 void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
   check(MatZeroEntries(J), "MatZeroEntries");
-  const fem::StepState s = local_view(context, x);
   fem::NullResidualSink none;
   PetscJacobianSink j(J, global_map_);
-  try {
-    for (const std::size_t e : local_elements_) model_->elements[e]->stamp(s, none, j);
-  } catch (...) {
-    restore_view(x);
-    throw;
-  }
-  restore_view(x);
+  stamp_local_elements(context, x, none, j);
   check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
   check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
 }

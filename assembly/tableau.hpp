@@ -49,6 +49,8 @@ class Tableau {
   /// Points `context` at this rank's view of x (no copy in serial).
   fem::StepState local_view(const fem::StepState& context, Vec x);
   void restore_view(Vec x);
+  /// Runs `stamp` of every element this rank evaluates, at the trial state x.
+  void stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j);
 
   const fem::Model* model_;
   MPI_Comm comm_;
