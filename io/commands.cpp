@@ -67,6 +67,7 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.wall_seconds = s.wall_seconds;
   d.assembly_seconds = s.newton.assembly_seconds;
   d.factorization_seconds = s.factorization_seconds;
+  d.symbolic_factorization_seconds = s.symbolic_factorization_seconds;
   d.solve_seconds = s.solve_seconds;
   d.t_reached = s.t_reached;
   d.max_energy_drift = s.max_energy_drift;

@@ -80,6 +80,7 @@ std::string summary_json(const SummaryData& d) {
   o.add("wall_seconds", json_number(d.wall_seconds));
   o.add("assembly_seconds", json_number(d.assembly_seconds));
   o.add("factorization_seconds", json_number(d.factorization_seconds));
+  o.add("symbolic_factorization_seconds", json_number(d.symbolic_factorization_seconds));
   o.add("solve_seconds", json_number(d.solve_seconds));
   o.add("t_reached", json_number(d.t_reached));
   o.add("max_energy_drift", json_number(d.max_energy_drift));

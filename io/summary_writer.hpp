@@ -26,7 +26,8 @@ struct SummaryData {
   long numeric_factorizations = 0;
   double wall_seconds = 0.0;
   double assembly_seconds = 0.0;
-  double factorization_seconds = 0.0;
+  double factorization_seconds = 0.0;           ///< symbolic + numeric
+  double symbolic_factorization_seconds = 0.0;  ///< part of the above
   double solve_seconds = 0.0;
   double t_reached = 0.0;         ///< [s]
   double max_energy_drift = 0.0;  ///< max |balance − balance(t = 0)| over the frames [J]

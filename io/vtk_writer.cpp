@@ -16,6 +16,7 @@
 
 #include <bit>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -209,8 +210,24 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   replace_file_atomically(directory / index_file_name, pvd_text(entries));
 }
 
+namespace {
+
+/// VTK computes array ranges for the file header with vtkSMPTools, whose default std::thread
+/// backend starts threads for every array of every frame: 20 ms per frame on a 15-node model,
+/// more than its solve. A frame's arrays are small next to that, and the cores belong to the
+/// solver, so VTK runs sequentially unless the user chose a backend. VTK reads the variable once,
+/// when its SMP layer first starts, which is after this in `catena run`. (vtkSMPTools::LocalScope
+/// would be the direct way, but VTK 9.1's vtkSMPTools.h does not compile as C++20.)
+bool choose_sequential_vtk_smp() {
+  return setenv("VTK_SMP_BACKEND_IN_USE", "Sequential", /*overwrite=*/0) == 0;
+}
+
+}  // namespace
+
 VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
     : impl_(std::make_unique<Impl>(std::move(directory), model)) {
+  static const bool sequential = choose_sequential_vtk_smp();
+  (void)sequential;
   create_output_directory(impl_->directory);
   impl_->build_topology();
 }

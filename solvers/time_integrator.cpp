@@ -103,7 +103,7 @@ LinearAlgebraLog read_petsc_log() {
   const PetscEventPerfInfo symbolic = event("MatLUFactorSym");
   const PetscEventPerfInfo numeric = event("MatLUFactorNum");
   const PetscEventPerfInfo solve = event("MatSolve");
-  return {symbolic.count, numeric.count, symbolic.time + numeric.time, solve.time};
+  return {symbolic.count, numeric.count, symbolic.time + numeric.time, symbolic.time, solve.time};
 }
 
 }  // namespace
@@ -114,6 +114,7 @@ void TimeIntegrator::collect_factorization_counts() {
   stats_.symbolic_factorizations = now.symbolic - log_at_start_.symbolic;
   stats_.numeric_factorizations = now.numeric - log_at_start_.numeric;
   stats_.factorization_seconds = now.factor_seconds - log_at_start_.factor_seconds;
+  stats_.symbolic_factorization_seconds = now.symbolic_seconds - log_at_start_.symbolic_seconds;
   stats_.solve_seconds = now.solve_seconds - log_at_start_.solve_seconds;
 }
 

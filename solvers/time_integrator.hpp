@@ -31,7 +31,8 @@ struct RunStatistics {
   NewtonCounters newton;
   long symbolic_factorizations = 0;
   long numeric_factorizations = 0;
-  double factorization_seconds = 0.0;
+  double factorization_seconds = 0.0;           ///< symbolic + numeric
+  double symbolic_factorization_seconds = 0.0;  ///< the one-off analysis (MUMPS: also its start-up)
   double solve_seconds = 0.0;
   double wall_seconds = 0.0;
   double t_reached = 0.0;
@@ -43,7 +44,8 @@ struct RunStatistics {
 struct LinearAlgebraLog {
   long symbolic = 0;
   long numeric = 0;
-  double factor_seconds = 0.0;
+  double factor_seconds = 0.0;  ///< symbolic + numeric
+  double symbolic_seconds = 0.0;
   double solve_seconds = 0.0;
 };
 

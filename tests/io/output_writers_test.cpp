@@ -522,6 +522,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   d.wall_seconds = 12.5;
   d.assembly_seconds = 0.1 + 0.2;
   d.factorization_seconds = std::numeric_limits<double>::quiet_NaN();
+  d.symbolic_factorization_seconds = 0.25;
   d.solve_seconds = std::numeric_limits<double>::infinity();
   d.t_reached = 1.0 / 3.0;
   d.max_energy_drift = 3.0e-13;
@@ -532,7 +533,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
 
   const FlatJson json(read_text(file));
   const auto& v = json.values();
-  EXPECT_EQ(v.size(), 22U);
+  EXPECT_EQ(v.size(), 23U);
   EXPECT_EQ(v.at("model_name"), d.model_name);
   EXPECT_EQ(v.at("status"), "failed");
   EXPECT_EQ(v.at("message"), d.message);
@@ -550,6 +551,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   EXPECT_EQ(parse_double(v.at("wall_seconds")), 12.5);
   EXPECT_EQ(parse_double(v.at("assembly_seconds")), 0.1 + 0.2);
   EXPECT_EQ(v.at("factorization_seconds"), "null");
+  EXPECT_EQ(parse_double(v.at("symbolic_factorization_seconds")), 0.25);
   EXPECT_EQ(v.at("solve_seconds"), "null");
   EXPECT_EQ(parse_double(v.at("t_reached")), 1.0 / 3.0);
   EXPECT_EQ(parse_double(v.at("max_energy_drift")), 3.0e-13);
@@ -562,7 +564,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   write_summary_json(file, d);
   const FlatJson again(read_text(file));
   EXPECT_EQ(again.values().at("status"), "completed");
-  EXPECT_EQ(again.values().size(), 20U);
+  EXPECT_EQ(again.values().size(), 21U);
 }
 
 TEST(SummaryWriter, RejectsExtraNameThatRepeatsAField) {
