@@ -1,8 +1,15 @@
 #pragma once
-/// Dead nodal force f(t) (fixed direction in space), each component a time function [N].
-/// Row: −½ (f(t_n) + f(t_{n+1})) on the node's force balance (trapezoidal in time, both schemes);
-/// no Jacobian. Its work over a step, ½ (f(t_n) + f(t_{n+1})) · Δx, is the `external_work` of
-/// energy.csv, so the balance holds for time-varying loads too.
+/// Nodal force or moment given as three time functions, dead (global axes) or follower (axes of
+/// a frame node, turning with it).
+/// Row: −ḡ on the node's force (or moment) balance, with ḡ the load over the step:
+///   dead       ḡ = ½ (g(t_n) + g(t_{n+1}))                        (no Jacobian)
+///   follower   ḡ = R_m ½ (g(t_n) + g(t_{n+1})),  R_m = exp(φ/2) R_n  (Jacobian by automatic
+///              differentiation; a follower load is not conservative, so any consistent average
+///              will do, and this one is symmetric in time)
+/// Its work over a step, ḡ · Δx for a force and ḡ · φ for a moment (φ: the spatial rotation
+/// vector of the step, the work-conjugate of moments in Catena's balances), is the
+/// `external_work` of energy.csv, so the balance holds for time-varying loads too.
+/// Static analysis: ḡ = g(t_{n+1}) (follower: R_{n+1} g).
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
 
@@ -10,22 +17,31 @@
 
 namespace catena::elements {
 
+enum class LoadKind : std::uint8_t { Force, Moment };
+enum class LoadAxes : std::uint8_t { Global, Follower };
+
 class NodalLoad final : public fem::Element {
  public:
-  NodalLoad(std::string name, std::span<const fem::Node> nodes, fem::NodeId node,
-            std::array<fem::Expression, 3> force);
+  /// `scale` multiplies the three functions (a distributed load lumped on a node, for instance).
+  /// Moments and follower loads need a frame node.
+  NodalLoad(std::string name, std::span<const fem::Node> nodes, fem::NodeId node, std::array<fem::Expression, 3> values,
+            LoadKind kind = LoadKind::Force, LoadAxes axes = LoadAxes::Global, double scale = 1.0);
 
-  std::string_view kind() const override { return "nodal_load"; }
+  std::string_view kind() const override { return kind_ == LoadKind::Force ? "nodal_force" : "nodal_moment"; }
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
-  [[nodiscard]] fem::Vec3 force(double t) const;
+  /// The load at time t in the given axes: scale · g(t) [N or N m].
+  [[nodiscard]] fem::Vec3 value(double t) const;
 
  private:
-  [[nodiscard]] fem::Vec3 step_average(const fem::StepState& s) const;
   fem::NodeId node_;
-  fem::BlockId block_;
-  std::array<fem::Expression, 3> force_;
+  fem::BlockId block_;     ///< displacement (force) or rotation (moment) block
+  fem::BlockId rotation_;  ///< the node's rotation block (follower loads)
+  std::array<fem::Expression, 3> values_;
+  LoadKind kind_;
+  LoadAxes axes_;
+  double scale_;
 };
 
 }  // namespace catena::elements

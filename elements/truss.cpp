@@ -19,6 +19,9 @@ TrussForce truss_force(const Vec3& x21_n, const Vec3& d, double EA, double l0, f
     const double dc = (k * sum_l - (N_n + N_e)) / (sum_l * sum_l);  // ∂c/∂l_e, with ∂l_e/∂d = e_eᵀ
     out.f = c * x21_m;
     out.K = dc * x21_m * e_e.transpose() + 0.5 * c * Mat3::Identity();
+  } else if (scheme == fem::TimeScheme::Static) {
+    out.f = N_e * e_e;
+    out.K = k * e_e * e_e.transpose() + (N_e / l_e) * (Mat3::Identity() - e_e * e_e.transpose());
   } else {
     const Vec3 e_n = x21_n / l_n;
     out.f = 0.5 * (N_n * e_n + N_e * e_e);

@@ -19,6 +19,13 @@ NodeId Model::add_node(std::string node_name, const Vec3& position, NodeKind kin
   return NodeId{static_cast<std::int32_t>(nodes.size() - 1)};
 }
 
+void Model::make_frame(NodeId node) {
+  Node& n = nodes[static_cast<std::size_t>(node.index)];
+  if (n.kind == NodeKind::Frame) return;
+  n.kind = NodeKind::Frame;
+  n.rotation = registry.add_block("node '" + n.name + "'", "moment", UnknownKind::Rotation, 3);
+}
+
 std::optional<NodeId> Model::find_node(std::string_view node_name) const {
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].name == node_name) return NodeId{static_cast<std::int32_t>(i)};

@@ -15,7 +15,13 @@
 
 namespace catena::fem {
 
+/// `Dynamic`: time elements from 0 to t_end. `Static`: equilibrium without inertia at a sequence
+/// of load levels; t runs from 0 to t_end as the load parameter (loads are functions of t), with
+/// increments that start at dt, are halved on Newton failure and grow back after successes.
+enum class AnalysisType : std::uint8_t { Dynamic, Static };
+
 struct AnalysisSettings {
+  AnalysisType type = AnalysisType::Dynamic;
   TimeScheme scheme = TimeScheme::Midpoint;
   double dt = 0.01;          ///< nominal step [s]
   double t_end = 1.0;        ///< [s]
@@ -62,6 +68,11 @@ class Model {
   std::vector<std::pair<std::size_t, std::size_t>> element_couplings;
   /// Removes a translational component of a node (a support).
   void fix(NodeId node, int component) { registry.fix(nodes[node.index].displacement, component); }
+  /// Removes a rotational component of a frame node (a clamp, with `fix`).
+  void fix_rotation(NodeId node, int component) { registry.fix(nodes[node.index].rotation, component); }
+  /// Makes a point node a frame node (adds its rotation block); no effect on a frame node.
+  /// Elements that need orientations (beams, rigid bodies) call this before they are added.
+  void make_frame(NodeId node);
   /// Recomputes `length_scale` from the node positions.
   void update_length_scale();
 };

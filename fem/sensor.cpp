@@ -1,33 +1,72 @@
 #include "fem/sensor.hpp"
 
+#include "fem/rotation.hpp"
+
+#include <limits>
+
 namespace catena::fem {
+
+namespace {
+
+/// Keeps the value an element sets for one field.
+class FieldCapture final : public CellValueSink {
+ public:
+  explicit FieldCapture(const std::string& field) : field_(field) {}
+  void set(std::string_view field, double value) override {
+    if (field == field_) value_ = value;
+  }
+  [[nodiscard]] double value() const { return value_; }
+
+ private:
+  const std::string& field_;
+  double value_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+}  // namespace
 
 double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes,
                        std::span<const NodeState> states, std::span<const NodeState> initial) {
+  if (sensor.quantity == SensorQuantity::ElementField) {
+    if (sensor.element == nullptr) return std::numeric_limits<double>::quiet_NaN();
+    FieldCapture capture(sensor.field);
+    sensor.element->cell_values(states, capture);
+    return capture.value();
+  }
   const NodeState& s = states[sensor.node.index];
+  const Quaternion& q = s.orientation;
+  const Vec3& omega = s.angular_velocity;
   const Vec3& X = nodes[sensor.node.index].reference_position;
-  Vec3 value = Vec3::Zero();
   if (!sensor.frame) {
     switch (sensor.quantity) {
-      case SensorQuantity::Position: value = s.position; break;
-      case SensorQuantity::Displacement: value = s.position - X; break;
-      case SensorQuantity::Velocity: value = s.velocity; break;
+      case SensorQuantity::Position: return s.position[sensor.component];
+      case SensorQuantity::Displacement: return (s.position - X)[sensor.component];
+      case SensorQuantity::Velocity: return s.velocity[sensor.component];
+      case SensorQuantity::Rotation: return rotation_vector(q)[sensor.component];
+      case SensorQuantity::Orientation: return q.coeffs()[sensor.component];  // x, y, z, w
+      case SensorQuantity::AngularVelocity: return omega[sensor.component];
+      case SensorQuantity::ElementField: break;
     }
-    return value[sensor.component];
+    return std::numeric_limits<double>::quiet_NaN();
   }
   const NodeState& f = states[sensor.frame->index];
   const NodeState& f0 = initial[sensor.frame->index];
-  const Mat3 Rt = f.orientation.toRotationMatrix().transpose();
+  const Quaternion& qf = f.orientation;
+  const Quaternion& qf0 = f0.orientation;
+  const Vec3& omega_f = f.angular_velocity;
+  const Mat3 Rt = qf.toRotationMatrix().transpose();
   const Vec3 r = s.position - f.position;
   switch (sensor.quantity) {
-    case SensorQuantity::Position: value = Rt * r; break;
+    case SensorQuantity::Position: return (Rt * r)[sensor.component];
     case SensorQuantity::Displacement:
-      value = Rt * r - f0.orientation.toRotationMatrix().transpose() *
-                           (X - nodes[sensor.frame->index].reference_position);
-      break;
-    case SensorQuantity::Velocity: value = Rt * (s.velocity - f.velocity - f.angular_velocity.cross(r)); break;
+      return (Rt * r - qf0.toRotationMatrix().transpose() * (X - nodes[sensor.frame->index].reference_position))
+          [sensor.component];
+    case SensorQuantity::Velocity: return (Rt * (s.velocity - f.velocity - omega_f.cross(r)))[sensor.component];
+    case SensorQuantity::Rotation: return rotation_vector(qf.conjugate() * q)[sensor.component];
+    case SensorQuantity::Orientation: return (qf.conjugate() * q).coeffs()[sensor.component];
+    case SensorQuantity::AngularVelocity: return (Rt * (omega - omega_f))[sensor.component];
+    case SensorQuantity::ElementField: break;
   }
-  return value[sensor.component];
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace catena::fem

@@ -1,7 +1,10 @@
 #pragma once
-/// Sensors: named scalar histories written to sensors.csv, one column each. A sensor reads a
+/// Sensors: named scalar histories written to sensors.csv, one column each. A node sensor reads a
 /// node quantity, in the global frame or in the frame of another node (a frame rotating with a
-/// hub, for instance: components along that node's axes, motion relative to it).
+/// hub, for instance: components along that node's axes, motion relative to it). An element
+/// sensor reads one of the fields the element writes through `Element::cell_values` (a truss's
+/// `axial_force`, a beam's `bending_moment_y`, ...).
+#include "fem/element.hpp"
 #include "fem/node.hpp"
 
 #include <optional>
@@ -10,21 +13,40 @@
 
 namespace catena::fem {
 
-enum class SensorQuantity : std::uint8_t { Position, Displacement, Velocity };
+enum class SensorQuantity : std::uint8_t {
+  Position,         ///< [m], components x, y, z
+  Displacement,     ///< [m], from the reference position
+  Velocity,         ///< [m/s]
+  Rotation,         ///< rotation vector of the orientation [rad], components x, y, z
+  Orientation,      ///< unit quaternion, components x, y, z and w (= component 3)
+  AngularVelocity,  ///< [rad/s], components x, y, z
+  ElementField,     ///< a `cell_values` field of `element` (`field`)
+};
 
 struct Sensor {
   std::string name;
-  NodeId node;
+  NodeId node;                      ///< node sensors: the node measured
   SensorQuantity quantity = SensorQuantity::Position;
-  int component = 0;                ///< 0, 1, 2 = x, y, z (of the chosen frame)
+  int component = 0;                ///< 0, 1, 2 = x, y, z (of the chosen frame); 3 = w (Orientation only)
   std::optional<NodeId> frame;      ///< none: global frame
+  /// ElementField: the element (owned by the model, which must outlive the sensor) and the name of
+  /// the field it sets in `cell_values`.
+  const Element* element = nullptr;
+  std::string field{};
 };
 
 /// Value of `sensor` for the given node states (SI units).
-/// In a node's frame F (origin x_F, rotation R_F, angular velocity ω_F):
-///   position      R_Fᵀ (x − x_F)
-///   displacement  R_Fᵀ (x − x_F) − R_F0ᵀ (X − X_F)   (motion relative to the frame)
-///   velocity      R_Fᵀ (v − v_F − ω_F × (x − x_F))   (as seen by an observer riding the frame)
+/// In a node's frame F (origin x_F, rotation R_F, quaternion q_F, angular velocity ω_F):
+///   position          R_Fᵀ (x − x_F)
+///   displacement      R_Fᵀ (x − x_F) − R_F0ᵀ (X − X_F)   (motion relative to the frame)
+///   velocity          R_Fᵀ (v − v_F − ω_F × (x − x_F))   (as seen by an observer riding the frame)
+///   rotation          log(R_Fᵀ R)    (the rotation vector, angle in [0, π])
+///   orientation       q_F⁻¹ q        (components x, y, z, w; sign as the state stores it)
+///   angular_velocity  R_Fᵀ (ω − ω_F)
+/// In the global frame, R_F = I and x_F = v_F = ω_F = 0: rotation is log(R), the whole orientation
+/// of the node (including an initial orientation R0). A point node's state keeps R = I, ω = 0.
+/// An element sensor calls the element's `cell_values` and returns the value it sets for `field`
+/// (NaN if it sets none).
 double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes,
                        std::span<const NodeState> states, std::span<const NodeState> initial);
 

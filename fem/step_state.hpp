@@ -35,6 +35,8 @@ struct StepState {
   [[nodiscard]] Vec3 velocity_end(NodeId n) const {
     return 2.0 * increment(n) / h - committed[n.index].velocity;
   }
+  /// Frame nodes: the spatial rotation vector φ of the step, R_{n+1} = exp(φ) R_n.
+  [[nodiscard]] Vec3 rotation_increment(NodeId n) const { return values<3>(nodes[n.index].rotation); }
 };
 
 }  // namespace catena::fem

@@ -11,12 +11,15 @@
 ///     (β = ¼, γ = ½) written without stored accelerations. It exists to show the locking that the
 ///     midpoint force removes (Crisfield & Shi, Bathe's pendulum).
 /// External loads enter as the trapezoidal average ½ (f(t_n) + f(t_{n+1})) in both schemes.
+/// A third value, `Static`, is not a time scheme but the same stamping for static analysis:
+/// no inertia, internal forces and loads at the end of the increment, t being the load
+/// parameter (equilibrium  f_int(x_{n+1}) = f_ext(t_{n+1})).
 #include <cstdint>
 #include <string_view>
 
 namespace catena::fem {
 
-enum class TimeScheme : std::uint8_t { Midpoint, Trapezoidal };
+enum class TimeScheme : std::uint8_t { Midpoint, Trapezoidal, Static };
 
 /// Coefficient of Δx in the inertia term m (v_{n+1} − v_n) / h = (2 m / h²)(Δx − h v_n).
 inline double inertia_coefficient(double h) { return 2.0 / (h * h); }

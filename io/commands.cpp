@@ -165,8 +165,13 @@ int check_command(const RunOptions& options) {
             << "  non-zeros   " << tableau.n_nonzeros() << '\n';
   for (const auto& [kind, n] : kinds) std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
   std::cout << "  sensors     " << model->sensors.size() << '\n'
-            << "  analysis    dynamic, " << (model->analysis.scheme == fem::TimeScheme::Midpoint ? "midpoint" : "newmark")
-            << ", dt = " << model->analysis.dt << " s, t_end = " << model->analysis.t_end << " s\n";
+            << "  analysis    ";
+  if (model->analysis.type == fem::AnalysisType::Static) {
+    std::cout << "static, first increment dt = " << model->analysis.dt << ", t_end = " << model->analysis.t_end << '\n';
+  } else {
+    std::cout << "dynamic, " << (model->analysis.scheme == fem::TimeScheme::Midpoint ? "midpoint" : "newmark")
+              << ", dt = " << model->analysis.dt << " s, t_end = " << model->analysis.t_end << " s\n";
+  }
   return exit_ok;
 }
 

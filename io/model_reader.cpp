@@ -1,15 +1,22 @@
 #include "io/model_reader.hpp"
 
+#include "elements/beam.hpp"
 #include "elements/nodal_load.hpp"
 #include "elements/point_mass.hpp"
+#include "elements/rigid_body.hpp"
 #include "elements/truss.hpp"
+#include "fem/rotation.hpp"
 #include "io/yaml_cursor.hpp"
 #include "io/yaml_overrides.hpp"
 #include "io/yaml_schema.hpp"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -42,9 +49,17 @@ InputError::InputError(std::string file, int line, int column, std::string key, 
 namespace {
 
 constexpr std::array<std::string_view, 3> axis_names{"x", "y", "z"};
+constexpr std::array<std::string_view, 4> quaternion_components{"x", "y", "z", "w"};
+/// Support components: translations, then rotations (about the node's global axes).
+constexpr std::array<std::string_view, 6> dof_names{"x", "y", "z", "rx", "ry", "rz"};
+constexpr std::array<std::string_view, 7> dof_choices{"x", "y", "z", "rx", "ry", "rz", "all"};
 constexpr std::array<std::string_view, 2> integrators{"midpoint", "newmark"};
+constexpr std::array<std::string_view, 2> analysis_types{"dynamic", "static"};
 constexpr std::array<std::string_view, 5> linear_solvers{"mumps", "klu", "umfpack", "superlu", "petsc"};
-constexpr std::array<std::string_view, 3> sensor_quantities{"position", "displacement", "velocity"};
+/// In the order of fem::SensorQuantity.
+constexpr std::array<std::string_view, 6> sensor_quantities{"position", "displacement",  "velocity",
+                                                            "rotation", "orientation", "angular_velocity"};
+constexpr std::array<std::string_view, 2> booleans{"false", "true"};
 /// muparser's built-in functions: a parameter may not shadow them.
 constexpr std::array<std::string_view, 25> builtin_functions{
     "sin",  "cos",  "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "log2",
@@ -58,17 +73,64 @@ bool is_identifier(std::string_view s) {
 }
 
 /// "x", "x and z", "x, y and z"
-std::string list_components(const std::array<bool, 3>& which) {
-  std::vector<std::string_view> names;
-  for (std::size_t c = 0; c < 3; ++c)
-    if (which[c]) names.push_back(axis_names[c]);
+template <std::size_t N>
+std::string list_components(const std::array<bool, N>& which, std::span<const std::string_view> names) {
+  std::vector<std::string_view> chosen;
+  for (std::size_t c = 0; c < N; ++c)
+    if (which[c]) chosen.push_back(names[c]);
   std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
-    out += names[i];
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    if (i > 0) out += i + 1 == chosen.size() ? " and " : ", ";
+    out += chosen[i];
   }
   return out;
 }
+
+std::string format_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+std::string format_vector(const fem::Vec3& v) {
+  return "[" + format_number(v.x()) + ", " + format_number(v.y()) + ", " + format_number(v.z()) + "]";
+}
+
+/// `true` or `false` (YAML's spellings True, TRUE, ... too).
+bool read_bool(const Cursor& c, std::string_view what) {
+  if (c.is_scalar()) {
+    std::string text = c.node().Scalar();
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](char ch) { return static_cast<char>(std::tolower(static_cast<unsigned char>(ch))); });
+    if (text == "true") return true;
+    if (text == "false") return false;
+  }
+  return read_choice(c, booleans, what) == 1;  // fails with "expected <what>: one of false, true"
+}
+
+/// Geometric properties of a cross-section shape (docs/model-format.md, "Shapes").
+struct ShapeProperties {
+  double A = 0.0;       ///< area [m²]
+  double Iy = 0.0;      ///< second moment about local y [m⁴]
+  double Iz = 0.0;      ///< second moment about local z [m⁴]
+  double J = 0.0;       ///< torsion constant [m⁴]
+  double k = 0.0;       ///< shear coefficient
+  double radius = 0.0;  ///< for output [m]
+};
+
+/// A beam definition: its name and its elements, for `beam_loads`.
+struct BeamDefinition {
+  int line = 0;
+  std::vector<const elements::Beam*> elements;
+  std::vector<fem::NodeId> chain;  ///< nodes a, intermediate..., b
+};
+
+/// A rigid velocity field v = velocity + omega × (x − about), angular velocity omega.
+struct VelocityField {
+  fem::Vec3 omega = fem::Vec3::Zero();
+  fem::Vec3 about = fem::Vec3::Zero();
+  fem::Vec3 velocity = fem::Vec3::Zero();
+};
 
 /// Builds a model from a document, section by section, validating as it goes.
 class ModelBuilder {
@@ -83,18 +145,25 @@ class ModelBuilder {
     read_gravity();
     read_nodes();
     read_initial_velocity();
+    read_beams();  // generates nodes: every later section may use them
     read_supports();
     read_masses();
     read_trusses();
+    read_rigid_bodies();
     read_loads();
+    read_beam_loads();
     read_analysis();
     read_sensors();
-    check_free_nodes_have_mass();
+    apply_initial_velocity();
+    if (model_.analysis.type == fem::AnalysisType::Dynamic) check_free_nodes_have_inertia();
     model_.update_length_scale();
     return std::move(model_);
   }
 
  private:
+  using Index = std::size_t;
+  static Index at(fem::NodeId id) { return static_cast<Index>(id.index); }
+
   void read_name() {
     const Cursor c = root_.get("name", "the model name; results go to out/<name>/");
     const std::string name = read_string(c, "a model name");
@@ -136,34 +205,53 @@ class ModelBuilder {
       model_.gravity = read_vec3(*c, parameters_, Quantity{"gravity acceleration", "m/s^2"});
   }
 
+  /// Adds a node with its bookkeeping; `cursor` is where messages about the node point.
+  fem::NodeId add_node(const std::string& name, const fem::Vec3& position, const Cursor& cursor, int line,
+                       fem::NodeKind kind = fem::NodeKind::Point) {
+    const fem::NodeId id = model_.add_node(name, position, kind);
+    node_lines_.emplace(name, line);
+    node_cursors_.push_back(cursor);
+    node_names_.push_back(name);
+    has_velocity_.push_back(false);
+    has_angular_velocity_.push_back(false);
+    fixed_.push_back({});
+    mass_.push_back(0.0);
+    turns_.push_back(false);
+    return id;
+  }
+
   void read_nodes() {
     const Cursor list = root_.get("nodes", "the list of nodes");
     list.expect_sequence("a list of nodes {name, position}");
     if (list.size() == 0) list.fail_expected("at least one node");
-    std::map<std::string, int> first_line;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const Cursor item = list[i];
-      item.expect_map("a node {name, position, velocity}");
+      item.expect_map("a node {name, position, velocity, orientation, angular_velocity}");
       item.check_keys(schema::node);
       const Cursor name_cursor = item.get("name", "the node's name");
       const std::string name = read_string(name_cursor, "a node name");
       const int line = name_cursor.node().Mark().line + 1;
-      if (const auto it = first_line.find(name); it != first_line.end())
+      if (const auto it = node_lines_.find(name); it != node_lines_.end())
         name_cursor.fail("duplicate node name '" + name + "' (first defined on line " + std::to_string(it->second) +
                          "); expected a new name");
-      first_line.emplace(name, line);
       const fem::Vec3 position = read_vec3(item.get("position", "the node's position [m]"), parameters_,
                                            Quantity{"position", "m"});
-      const fem::NodeId id = model_.add_node(name, position);
-      node_cursors_.push_back(name_cursor);
-      node_names_.push_back(name);
-      const auto velocity = item.find("velocity");
-      if (velocity)
-        model_.initial_state[id.index].velocity = read_vec3(*velocity, parameters_, Quantity{"velocity", "m/s"});
-      has_velocity_.push_back(velocity.has_value());
+      const fem::NodeId id = add_node(name, position, name_cursor, line);
+      fem::NodeState& state = model_.initial_state[at(id)];
+      if (const auto velocity = item.find("velocity")) {
+        state.velocity = read_vec3(*velocity, parameters_, Quantity{"velocity", "m/s"});
+        has_velocity_[at(id)] = true;
+      }
+      if (const auto orientation = item.find("orientation")) {
+        model_.make_frame(id);
+        state.orientation = fem::quaternion_from_rotation_vector(read_vec3(*orientation, parameters_, Quantity{"rotation vector", "rad"}));
+      }
+      if (const auto omega = item.find("angular_velocity")) {
+        model_.make_frame(id);
+        state.angular_velocity = read_vec3(*omega, parameters_, Quantity{"angular velocity", "rad/s"});
+        has_angular_velocity_[at(id)] = true;
+      }
     }
-    fixed_.assign(model_.nodes.size(), {false, false, false});
-    mass_.assign(model_.nodes.size(), 0.0);
   }
 
   void read_initial_velocity() {
@@ -171,13 +259,26 @@ class ModelBuilder {
     if (!c) return;
     c->expect_map("a rigid velocity field {omega, about, velocity}");
     c->check_keys(schema::initial_velocity);
-    fem::Vec3 omega = fem::Vec3::Zero(), about = fem::Vec3::Zero(), v0 = fem::Vec3::Zero();
-    if (const auto w = c->find("omega")) omega = read_vec3(*w, parameters_, Quantity{"angular velocity", "rad/s"});
-    if (const auto a = c->find("about")) about = read_vec3(*a, parameters_, Quantity{"point", "m"});
-    if (const auto v = c->find("velocity")) v0 = read_vec3(*v, parameters_, Quantity{"velocity", "m/s"});
-    for (std::size_t i = 0; i < model_.nodes.size(); ++i)
+    VelocityField field;
+    if (const auto w = c->find("omega"))
+      field.omega = read_vec3(*w, parameters_, Quantity{"angular velocity", "rad/s"});
+    if (const auto a = c->find("about")) field.about = read_vec3(*a, parameters_, Quantity{"point", "m"});
+    if (const auto v = c->find("velocity")) field.velocity = read_vec3(*v, parameters_, Quantity{"velocity", "m/s"});
+    initial_velocity_ = field;
+  }
+
+  /// The rigid field for every node without its own velocity, and its angular velocity for every
+  /// frame node without its own angular_velocity. Last, when every node exists and every frame
+  /// node is known.
+  void apply_initial_velocity() {
+    if (!initial_velocity_) return;
+    const VelocityField& f = *initial_velocity_;
+    for (std::size_t i = 0; i < model_.nodes.size(); ++i) {
       if (!has_velocity_[i])
-        model_.initial_state[i].velocity = v0 + omega.cross(model_.nodes[i].reference_position - about);
+        model_.initial_state[i].velocity = f.velocity + f.omega.cross(model_.nodes[i].reference_position - f.about);
+      if (model_.nodes[i].kind == fem::NodeKind::Frame && !has_angular_velocity_[i])
+        model_.initial_state[i].angular_velocity = f.omega;
+    }
   }
 
   /// An optional list section; an empty value counts as an empty list.
@@ -203,18 +304,19 @@ class ModelBuilder {
     c.fail("unknown node '" + name + "'" + hint);
   }
 
+  /// Reserves an element name (unique among all elements); errors point at `c`.
+  void claim_element_name(const std::string& name, const Cursor& c) {
+    if (const auto it = element_lines_.find(name); it != element_lines_.end())
+      c.fail("duplicate element name '" + name + "' (first used on line " + std::to_string(it->second) +
+             "); expected a new name");
+    element_lines_.emplace(name, c.node().Mark().line + 1);
+  }
+
   /// The element's `name`, or `<prefix>_<index>`; element names are unique.
   std::string element_name(const Cursor& item, std::string_view prefix, std::size_t index) {
     const auto c = item.find("name");
     const std::string name = c ? read_string(*c, "an element name") : std::string(prefix) + "_" + std::to_string(index);
-    const int line = c ? c->node().Mark().line + 1 : item.node().Mark().line + 1;
-    if (const auto it = element_lines_.find(name); it != element_lines_.end()) {
-      const std::string message = "duplicate element name '" + name + "' (first used on line " +
-                                  std::to_string(it->second) + "); expected a new name";
-      if (c) c->fail(message);
-      item.fail(message);
-    }
-    element_lines_.emplace(name, line);
+    claim_element_name(name, c ? *c : item);
     return name;
   }
 
@@ -226,20 +328,31 @@ class ModelBuilder {
       item.expect_map("a support {node, dofs}");
       item.check_keys(schema::support);
       const fem::NodeId node = read_node(item.get("node", "the supported node"));
-      std::array<bool, 3> fix{true, true, true};
+      std::array<bool, 6> fix{true, true, true, false, false, false};
       if (const auto dofs = item.find("dofs")) {
-        fix = {false, false, false};
+        fix = {};
         if (dofs->is_scalar()) {
-          fix[read_choice(*dofs, axis_names, "a component")] = true;
+          const std::size_t c = read_choice(*dofs, dof_choices, "a component or all");
+          if (c == 6) {
+            fix = {true, true, true, true, true, true};
+          } else {
+            fix[c] = true;
+          }
         } else {
-          if (!dofs->is_sequence() || dofs->size() == 0) dofs->fail_expected("a list of components from x, y, z");
-          for (std::size_t k = 0; k < dofs->size(); ++k) fix[read_choice((*dofs)[k], axis_names, "a component")] = true;
+          if (!dofs->is_sequence() || dofs->size() == 0)
+            dofs->fail_expected("a list of components from x, y, z, rx, ry, rz (or all)");
+          for (std::size_t k = 0; k < dofs->size(); ++k) fix[read_choice((*dofs)[k], dof_names, "a component")] = true;
         }
       }
-      for (int c = 0; c < 3; ++c) {
+      if (fix[3] || fix[4] || fix[5]) model_.make_frame(node);
+      for (int c = 0; c < 6; ++c) {
         if (!fix[static_cast<std::size_t>(c)]) continue;
-        model_.fix(node, c);
-        fixed_[static_cast<std::size_t>(node.index)][static_cast<std::size_t>(c)] = true;
+        if (c < 3) {
+          model_.fix(node, c);
+        } else {
+          model_.fix_rotation(node, c - 3);
+        }
+        fixed_[at(node)][static_cast<std::size_t>(c)] = true;
       }
     }
   }
@@ -254,9 +367,19 @@ class ModelBuilder {
       const std::string name = element_name(item, "mass", i);
       const fem::NodeId node = read_node(item.get("node", "the node carrying the mass"));
       const double m = read_number(item.get("mass", "the mass [kg]"), parameters_, Quantity{"mass", "kg", Bound::Positive});
-      mass_[static_cast<std::size_t>(node.index)] += m;
+      mass_[at(node)] += m;
       model_.add_element<elements::PointMass>(name, model_.nodes, node, m, model_.gravity);
     }
+  }
+
+  /// Two different nodes at distinct positions, for a truss or beam between them.
+  void check_two_ends(const Cursor& where, const Cursor& second, fem::NodeId a, fem::NodeId b,
+                      std::string_view element) const {
+    if (a == b) second.fail("expected two different nodes; found '" + node_names_[at(a)] + "' twice");
+    const double distance = (model_.nodes[at(b)].reference_position - model_.nodes[at(a)].reference_position).norm();
+    if (!(distance > 0.0))
+      where.fail("expected nodes at distinct positions (a " + std::string(element) + " of non-zero length); found '" +
+                 node_names_[at(a)] + "' and '" + node_names_[at(b)] + "' at the same point");
   }
 
   void read_trusses() {
@@ -271,16 +394,11 @@ class ModelBuilder {
       if (!ends.is_sequence() || ends.size() != 2) ends.fail_expected("the truss's two node names [a, b]");
       const fem::NodeId a = read_node(ends[0]);
       const fem::NodeId b = read_node(ends[1]);
-      if (a == b) ends[1].fail("expected two different nodes; found '" + node_names_[static_cast<std::size_t>(a.index)] + "' twice");
+      if (a == b) ends[1].fail("expected two different nodes; found '" + node_names_[at(a)] + "' twice");
       const double EA = read_number(item.get("EA", "the axial stiffness EA [N]"), parameters_,
                                     Quantity{"axial stiffness EA", "N", Bound::Positive});
-      const fem::Vec3 chord = model_.nodes[static_cast<std::size_t>(b.index)].reference_position -
-                              model_.nodes[static_cast<std::size_t>(a.index)].reference_position;
-      const double distance = chord.norm();
-      if (!(distance > 0.0))
-        ends.fail("expected nodes at distinct positions (a truss of non-zero length); found '" +
-                  node_names_[static_cast<std::size_t>(a.index)] + "' and '" +
-                  node_names_[static_cast<std::size_t>(b.index)] + "' at the same point");
+      check_two_ends(ends, ends[1], a, b, "truss");
+      const double distance = (model_.nodes[at(b)].reference_position - model_.nodes[at(a)].reference_position).norm();
       double rest_length = distance;
       if (const auto l0 = item.find("rest_length"))
         rest_length = read_number(*l0, parameters_, Quantity{"rest length", "m", Bound::Positive});
@@ -288,23 +406,393 @@ class ModelBuilder {
     }
   }
 
-  void read_loads() {
-    const auto list = list_section("loads", "a list of nodal loads {node, force}");
+  // ---- beams ----
+
+  /// `section: {EA, GAy, GAz, GJ, EIy, EIz, rhoA, rhoJ, rhoIy, rhoIz, radius}`.
+  elements::BeamSection read_direct_section(const Cursor& c) const {
+    c.expect_map("a beam section {EA, GAy, GAz, GJ, EIy, EIz, rhoA, rhoJ, rhoIy, rhoIz, radius}");
+    c.check_keys(schema::beam_section);
+    const auto required = [&](std::string_view key, std::string noun, std::string unit) {
+      const std::string what = "the " + noun + " [" + unit + "]";
+      return read_number(c.get(key, what), parameters_, Quantity{std::move(noun), std::move(unit), Bound::Positive});
+    };
+    const auto optional = [&](std::string_view key, std::string noun, std::string unit, Bound bound) {
+      const auto v = c.find(key);
+      return v ? read_number(*v, parameters_, Quantity{std::move(noun), std::move(unit), bound}) : 0.0;
+    };
+    elements::BeamSection s;
+    s.EA = required("EA", "axial stiffness EA", "N");
+    s.GAy = optional("GAy", "shear stiffness GAy", "N", Bound::Positive);
+    s.GAz = optional("GAz", "shear stiffness GAz", "N", Bound::Positive);
+    s.GJ = required("GJ", "torsional stiffness GJ", "N m^2");
+    s.EIy = required("EIy", "bending stiffness EIy", "N m^2");
+    s.EIz = required("EIz", "bending stiffness EIz", "N m^2");
+    s.rhoA = optional("rhoA", "mass per length rhoA", "kg/m", Bound::NonNegative);
+    s.rhoJ = optional("rhoJ", "polar mass moment per length rhoJ", "kg m", Bound::NonNegative);
+    s.rhoIy = optional("rhoIy", "mass moment per length rhoIy", "kg m", Bound::NonNegative);
+    s.rhoIz = optional("rhoIz", "mass moment per length rhoIz", "kg m", Bound::NonNegative);
+    s.radius = optional("radius", "radius", "m", Bound::NonNegative);
+    return s;
+  }
+
+  /// `shape: {rectangle: {width, height}} | {circle: {radius}} | {tube: {outer_radius, inner_radius}}`.
+  ShapeProperties read_shape(const Cursor& c) const {
+    const std::string what = "a shape: rectangle {width, height}, circle {radius} or tube {outer_radius, inner_radius}";
+    c.expect_map(what);
+    c.check_keys(schema::shape);
+    if (c.size() != 1)
+      c.fail("expected exactly one shape (rectangle, circle or tube); found " + std::to_string(c.size()));
+    const auto length = [&](const Cursor& s, std::string_view key, std::string noun, Bound bound = Bound::Positive) {
+      return read_number(s.get(key, "the " + noun + " [m]"), parameters_, Quantity{std::move(noun), "m", bound});
+    };
+    constexpr double pi = std::numbers::pi;
+    ShapeProperties p;
+    if (const auto r = c.find("rectangle")) {
+      r->expect_map("a rectangle {width, height}");
+      r->check_keys(schema::rectangle);
+      const double b = length(*r, "width", "width (along local y)");
+      const double h = length(*r, "height", "height (along local z)");
+      const double big = std::max(b, h), small = std::min(b, h);
+      p.A = b * h;
+      p.Iy = b * h * h * h / 12.0;
+      p.Iz = h * b * b * b / 12.0;
+      const double ratio = small / big;
+      p.J = big * small * small * small * (1.0 / 3.0 - 0.21 * ratio * (1.0 - std::pow(ratio, 4) / 12.0));
+      p.k = 5.0 / 6.0;
+      p.radius = big / 2.0;
+    } else if (const auto circle = c.find("circle")) {
+      circle->expect_map("a circle {radius}");
+      circle->check_keys(schema::circle);
+      const double r = length(*circle, "radius", "radius");
+      p.A = pi * r * r;
+      p.Iy = p.Iz = pi * std::pow(r, 4) / 4.0;
+      p.J = pi * std::pow(r, 4) / 2.0;
+      p.k = 6.0 / 7.0;
+      p.radius = r;
+    } else if (const auto tube = c.find("tube")) {
+      tube->expect_map("a tube {outer_radius, inner_radius}");
+      tube->check_keys(schema::tube);
+      const double ro = length(*tube, "outer_radius", "outer radius");
+      const Cursor inner = tube->get("inner_radius", "the inner radius [m]");
+      const double ri = read_number(inner, parameters_, Quantity{"inner radius", "m", Bound::NonNegative});
+      if (!(ri < ro))
+        inner.fail("expected an inner radius [m] smaller than the outer radius " + format_number(ro) + "; found " +
+                   inner.found());
+      p.A = pi * (ro * ro - ri * ri);
+      p.Iy = p.Iz = pi * (std::pow(ro, 4) - std::pow(ri, 4)) / 4.0;
+      p.J = pi * (std::pow(ro, 4) - std::pow(ri, 4)) / 2.0;
+      const double m2 = (ri / ro) * (ri / ro);
+      p.k = 6.0 * (1.0 + m2) * (1.0 + m2) / (7.0 * (1.0 + m2) * (1.0 + m2) + 20.0 * m2);
+      p.radius = ro;
+    }
+    return p;
+  }
+
+  /// `material: {E, G or nu, rho}` with `shape`.
+  elements::BeamSection read_material_section(const Cursor& material, const Cursor& shape) const {
+    material.expect_map("a material {E, G or nu, rho}");
+    material.check_keys(schema::material);
+    const double E = read_number(material.get("E", "Young's modulus E [Pa]"), parameters_,
+                                 Quantity{"Young's modulus E", "Pa", Bound::Positive});
+    const auto G_cursor = material.find("G");
+    const auto nu_cursor = material.find("nu");
+    double G = 0.0;
+    if (G_cursor && nu_cursor) nu_cursor->fail("expected either the shear modulus G or Poisson's ratio nu; found both");
+    if (G_cursor) {
+      G = read_number(*G_cursor, parameters_, Quantity{"shear modulus G", "Pa", Bound::Positive});
+    } else if (nu_cursor) {
+      const double nu = read_number(*nu_cursor, parameters_, Quantity{"Poisson's ratio nu", ""});
+      if (!(nu > -1.0 && nu <= 0.5))
+        nu_cursor->fail("expected a Poisson's ratio nu with -1 < nu <= 0.5; found " + nu_cursor->found());
+      G = E / (2.0 * (1.0 + nu));
+    } else {
+      static_cast<void>(material.get("G", "the shear modulus G [Pa], or Poisson's ratio nu"));
+    }
+    double rho = 0.0;
+    if (const auto r = material.find("rho"))
+      rho = read_number(*r, parameters_, Quantity{"density rho", "kg/m^3", Bound::NonNegative});
+    const ShapeProperties p = read_shape(shape);
+    elements::BeamSection s;
+    s.EA = E * p.A;
+    s.GAy = s.GAz = p.k * G * p.A;
+    s.GJ = G * p.J;
+    s.EIy = E * p.Iy;
+    s.EIz = E * p.Iz;
+    s.rhoA = rho * p.A;
+    s.rhoJ = rho * (p.Iy + p.Iz);
+    s.rhoIy = rho * p.Iy;
+    s.rhoIz = rho * p.Iz;
+    s.radius = p.radius;
+    return s;
+  }
+
+  elements::BeamSection read_beam_section(const Cursor& item) const {
+    const auto section = item.find("section");
+    const auto material = item.find("material");
+    const auto shape = item.find("shape");
+    if (section && (material || shape))
+      (material ? *material : *shape).fail("expected either section or material and shape; found both");
+    if (section) return read_direct_section(*section);
+    if (!material && !shape)
+      static_cast<void>(item.get("section", "the cross-section: section {EA, GJ, EIy, EIz, ...}, or material and shape"));
+    const Cursor m = item.get("material", "the material {E, G or nu, rho}, with shape");
+    const Cursor s = item.get("shape", "the cross-section shape: rectangle, circle or tube, with material");
+    return read_material_section(m, s);
+  }
+
+  void read_beams() {
+    const auto list = list_section("beams", "a list of beams {name, nodes, section}");
     if (!list) return;
     for (std::size_t i = 0; i < list->size(); ++i) {
       const Cursor item = (*list)[i];
-      item.expect_map("a nodal load {name, node, force}");
+      item.expect_map("a beam {name, nodes or from/to/elements, section or material and shape, orientation}");
+      item.check_keys(schema::beam);
+      const Cursor name_cursor = item.get("name", "the beam's name; its elements and generated nodes are named after it");
+      const std::string name = read_string(name_cursor, "a beam name");
+      const int line = name_cursor.node().Mark().line + 1;
+      if (const auto it = beams_.find(name); it != beams_.end())
+        name_cursor.fail("duplicate beam name '" + name + "' (first defined on line " + std::to_string(it->second.line) +
+                         "); expected a new name");
+
+      // Ends, and the number of elements.
+      const auto nodes = item.find("nodes");
+      const auto from = item.find("from");
+      const auto to = item.find("to");
+      const auto count = item.find("elements");
+      fem::NodeId a, b;
+      int n = 1;
+      if (nodes) {
+        if (from || to || count)
+          (from ? *from : to ? *to : *count).fail("expected either nodes: [a, b] or from, to and elements; found both");
+        if (!nodes->is_sequence() || nodes->size() != 2) nodes->fail_expected("the beam's two node names [a, b]");
+        a = read_node((*nodes)[0]);
+        b = read_node((*nodes)[1]);
+        check_two_ends(*nodes, (*nodes)[1], a, b, "beam");
+      } else {
+        if (!from && !to) static_cast<void>(item.get("nodes", "the beam's two nodes [a, b], or from, to and elements"));
+        const Cursor from_cursor = item.get("from", "the node at the beam's start");
+        const Cursor to_cursor = item.get("to", "the node at the beam's end");
+        a = read_node(from_cursor);
+        b = read_node(to_cursor);
+        if (count) n = read_integer(*count, parameters_, "elements along the beam", 1);
+        check_two_ends(to_cursor, to_cursor, a, b, "beam");
+      }
+
+      const elements::BeamSection section = [&] {
+        elements::BeamSection s = read_beam_section(item);
+        if (const auto eta = item.find("damping_time"))
+          s.damping_time = read_number(*eta, parameters_, Quantity{"damping time", "s", Bound::NonNegative});
+        return s;
+      }();
+
+      // Orientation: a vector in the local x-y plane, not along the chord.
+      const fem::Vec3 Xa = model_.nodes[at(a)].reference_position;
+      const fem::Vec3 chord = model_.nodes[at(b)].reference_position - Xa;
+      fem::Vec3 orientation;
+      if (const auto o = item.find("orientation")) {
+        orientation = read_vec3(*o, parameters_, Quantity{"orientation vector", ""});
+        if (!(orientation.cross(chord).norm() > 1e-9 * orientation.norm() * chord.norm()))
+          o->fail("expected an orientation vector not parallel to the beam's axis " + format_vector(chord / chord.norm()) +
+                  " (a vector in the local x-y plane); found " + format_vector(orientation));
+      } else {
+        orientation = fem::Vec3::UnitZ().cross(chord);
+        if (!(orientation.norm() > 1e-9 * chord.norm())) orientation = fem::Vec3::UnitY();
+      }
+
+      // Nodes: the ends become frame nodes; n − 1 generated nodes between them.
+      model_.make_frame(a);
+      model_.make_frame(b);
+      BeamDefinition def;
+      def.line = line;
+      def.chain.push_back(a);
+      const fem::Quaternion& qa = model_.initial_state[at(a)].orientation;
+      const fem::Quaternion& qb = model_.initial_state[at(b)].orientation;
+      const fem::Quaternion q_mid = qa.angularDistance(qb) < 1e-12 ? qa : fem::Quaternion::Identity();
+      for (int k = 1; k < n; ++k) {
+        const std::string node_name = name + "_" + std::to_string(k);
+        if (const auto it = node_lines_.find(node_name); it != node_lines_.end())
+          name_cursor.fail("the beam's generated node '" + node_name + "' has the name of a node defined on line " +
+                           std::to_string(it->second) + "; expected a beam name whose generated names are new");
+        const fem::Vec3 position = Xa + (static_cast<double>(k) / n) * chord;
+        const fem::NodeId id = add_node(node_name, position, name_cursor, line, fem::NodeKind::Frame);
+        model_.initial_state[at(id)].orientation = q_mid;
+        def.chain.push_back(id);
+      }
+      def.chain.push_back(b);
+
+      // Elements.
+      for (int k = 0; k < n; ++k) {
+        const std::string element = n == 1 ? name : name + "_" + std::to_string(k + 1);
+        claim_element_name(element, name_cursor);
+        const fem::NodeId p = def.chain[static_cast<std::size_t>(k)];
+        const fem::NodeId q = def.chain[static_cast<std::size_t>(k) + 1];
+        const auto& beam = model_.add_element<elements::Beam>(element, model_.nodes, model_.initial_state, p, q,
+                                                              section, orientation, model_.gravity);
+        def.elements.push_back(&beam);
+        const double L = (model_.nodes[at(q)].reference_position - model_.nodes[at(p)].reference_position).norm();
+        for (const fem::NodeId end : {p, q}) {
+          mass_[at(end)] += section.rhoA * L / 2.0;
+          turns_[at(end)] = true;
+        }
+      }
+      beams_.emplace(name, std::move(def));
+    }
+  }
+
+  // ---- rigid bodies ----
+
+  /// `inertia`: 3 principal values, 6 values [Ixx, Iyy, Izz, Ixy, Iyz, Ixz] or a 3×3 list; the
+  /// tensor must be symmetric, positive definite and physical (triangle inequality).
+  fem::Mat3 read_inertia(const Cursor& c) const {
+    const std::string expected =
+        "an inertia tensor [kg m^2] as 3 principal values [Ixx, Iyy, Izz], 6 values [Ixx, Iyy, Izz, Ixy, Iyz, Ixz] "
+        "or a 3x3 list";
+    const Quantity component{"moment of inertia", "kg m^2"};
+    if (!c.is_sequence()) c.fail_expected(expected);
+    const auto all_scalars = [&] {
+      for (std::size_t k = 0; k < c.size(); ++k)
+        if (c[k].is_sequence() || c[k].is_map()) return false;
+      return true;
+    };
+    fem::Mat3 J = fem::Mat3::Zero();
+    if (c.size() == 3 && all_scalars()) {
+      for (int k = 0; k < 3; ++k) J(k, k) = read_number(c[static_cast<std::size_t>(k)], parameters_, component);
+    } else if (c.size() == 6 && all_scalars()) {
+      double v[6];
+      for (std::size_t k = 0; k < 6; ++k) v[k] = read_number(c[k], parameters_, component);
+      J << v[0], v[3], v[5],  //
+          v[3], v[1], v[4],   //
+          v[5], v[4], v[2];
+    } else if (c.size() == 3) {
+      for (std::size_t r = 0; r < 3; ++r) {
+        const Cursor row = c[r];
+        if (!row.is_sequence() || row.size() != 3) row.fail_expected("a row of the inertia tensor, a list of 3 numbers");
+        for (std::size_t k = 0; k < 3; ++k)
+          J(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) = read_number(row[k], parameters_, component);
+      }
+      const double scale = J.cwiseAbs().maxCoeff();
+      for (int r = 0; r < 3; ++r)
+        for (int k = r + 1; k < 3; ++k)
+          if (std::abs(J(r, k) - J(k, r)) > 1e-12 * scale)
+            c.fail("expected a symmetric inertia tensor; found row " + std::to_string(r) + ", column " +
+                   std::to_string(k) + " = " + format_number(J(r, k)) + " but row " + std::to_string(k) +
+                   ", column " + std::to_string(r) + " = " + format_number(J(k, r)));
+    } else {
+      c.fail_expected(expected);
+    }
+    const Eigen::SelfAdjointEigenSolver<fem::Mat3> eigen(J, Eigen::EigenvaluesOnly);
+    const fem::Vec3 l = eigen.eigenvalues();  // ascending
+    const std::string moments = format_number(l[0]) + ", " + format_number(l[1]) + ", " + format_number(l[2]);
+    if (!(l[0] > 0.0))
+      c.fail("expected a positive-definite inertia tensor [kg m^2]; found principal moments " + moments);
+    if (l[0] + l[1] < l[2] * (1.0 - 1e-12))
+      c.fail("expected principal moments of inertia that satisfy the triangle inequality (I1 + I2 >= I3, as for "
+             "any body); found principal moments " + moments);
+    return J;
+  }
+
+  void read_rigid_bodies() {
+    const auto list = list_section("rigid_bodies", "a list of rigid bodies {name, node, mass, inertia, offset}");
+    if (!list) return;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const Cursor item = (*list)[i];
+      item.expect_map("a rigid body {name, node, mass, inertia, offset}");
+      item.check_keys(schema::rigid_body);
+      const std::string name = element_name(item, "body", i);
+      const fem::NodeId node = read_node(item.get("node", "the frame node carrying the body"));
+      elements::RigidBodyProperties body;
+      body.mass = read_number(item.get("mass", "the mass [kg]"), parameters_, Quantity{"mass", "kg", Bound::NonNegative});
+      body.inertia = read_inertia(item.get("inertia", "the inertia tensor about the centre of mass [kg m^2], node axes"));
+      if (const auto offset = item.find("offset"))
+        body.offset = read_vec3(*offset, parameters_, Quantity{"centre-of-mass offset", "m"});
+      model_.make_frame(node);
+      mass_[at(node)] += body.mass;
+      turns_[at(node)] = true;
+      model_.add_element<elements::RigidBody>(name, model_.nodes, node, body, model_.gravity);
+    }
+  }
+
+  // ---- loads ----
+
+  std::array<fem::Expression, 3> read_load_vector(const Cursor& c, bool moment) const {
+    const std::string what = moment ? "a moment [N m]" : "a force [N]";
+    if (!c.is_sequence() || c.size() != 3)
+      c.fail_expected(what + " as a list of 3 numbers or expressions of t [x, y, z]");
+    const Quantity component{moment ? "moment component" : "force component", moment ? "N m" : "N"};
+    return {read_time_function(c[0], parameters_, component), read_time_function(c[1], parameters_, component),
+            read_time_function(c[2], parameters_, component)};
+  }
+
+  void read_loads() {
+    const auto list = list_section("loads", "a list of nodal loads {node, force or moment}");
+    if (!list) return;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const Cursor item = (*list)[i];
+      item.expect_map("a nodal load {name, node, force or moment, follower}");
       item.check_keys(schema::load);
       const std::string name = element_name(item, "load", i);
       const fem::NodeId node = read_node(item.get("node", "the loaded node"));
-      const Cursor force = item.get("force", "the force [N] as [x, y, z], functions of t");
+      const auto force = item.find("force");
+      const auto moment = item.find("moment");
+      if (force && moment) moment->fail("expected either a force or a moment in one load; found both");
+      const Cursor values = force    ? *force
+                            : moment ? *moment
+                                     : item.get("force", "the force [N] as [x, y, z], functions of t (or a moment [N m])");
+      const bool is_moment = moment.has_value();
+      bool follower = false;
+      if (const auto f = item.find("follower")) follower = read_bool(*f, "a boolean");
+      std::array<fem::Expression, 3> g = read_load_vector(values, is_moment);
+      if (is_moment || follower) model_.make_frame(node);
+      model_.add_element<elements::NodalLoad>(name, model_.nodes, node, std::move(g),
+                                              is_moment ? elements::LoadKind::Moment : elements::LoadKind::Force,
+                                              follower ? elements::LoadAxes::Follower : elements::LoadAxes::Global);
+    }
+  }
+
+  /// Distributed dead forces per unit length along every element of a beam definition, lumped:
+  /// q L/2 on each end of each element.
+  void read_beam_loads() {
+    const auto list = list_section("beam_loads", "a list of distributed beam loads {name, beam, force}");
+    if (!list) return;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const Cursor item = (*list)[i];
+      item.expect_map("a distributed beam load {name, beam, force}");
+      item.check_keys(schema::beam_load);
+      const auto name_cursor = item.find("name");
+      const std::string name =
+          name_cursor ? read_string(*name_cursor, "a load name") : "beam_load_" + std::to_string(i);
+      const Cursor beam_cursor = item.get("beam", "the name of a beam definition");
+      const std::string beam = read_string(beam_cursor, "a beam name");
+      const auto it = beams_.find(beam);
+      if (it == beams_.end()) {
+        std::vector<std::string> names;
+        for (const auto& entry : beams_) names.push_back(entry.first);
+        std::string hint = did_you_mean(beam, names);
+        if (hint.empty()) {
+          const std::vector<std::string_view> views(names.begin(), names.end());
+          hint = names.empty() ? " (the model has no beams)" : " (defined: " + join(views) + ")";
+        }
+        beam_cursor.fail("unknown beam '" + beam + "'" + hint);
+      }
+      const Cursor force = item.get("force", "the force per unit length [N/m] as [x, y, z], functions of t");
       if (!force.is_sequence() || force.size() != 3)
-        force.fail_expected("a force [N] as a list of 3 numbers or expressions of t [x, y, z]");
-      const Quantity component{"force component", "N"};
-      std::array<fem::Expression, 3> f{read_time_function(force[0], parameters_, component),
-                                       read_time_function(force[1], parameters_, component),
-                                       read_time_function(force[2], parameters_, component)};
-      model_.add_element<elements::NodalLoad>(name, model_.nodes, node, std::move(f));
+        force.fail_expected("a force per length [N/m] as a list of 3 numbers or expressions of t [x, y, z]");
+      const Quantity component{"force per length component", "N/m"};
+      std::array<std::string, 3> texts;
+      for (std::size_t k = 0; k < 3; ++k) texts[k] = read_time_function(force[k], parameters_, component).text();
+      const BeamDefinition& def = it->second;
+      for (std::size_t e = 0; e < def.elements.size(); ++e) {
+        const double half = def.elements[e]->length() / 2.0;
+        for (const auto& [end, suffix] : {std::pair{def.chain[e], "_a"}, std::pair{def.chain[e + 1], "_b"}}) {
+          const std::string element = name + "_" + def.elements[e]->name() + suffix;
+          claim_element_name(element, name_cursor ? *name_cursor : item);
+          std::array<fem::Expression, 3> g{fem::Expression(texts[0], parameters_, true),
+                                           fem::Expression(texts[1], parameters_, true),
+                                           fem::Expression(texts[2], parameters_, true)};
+          model_.add_element<elements::NodalLoad>(element, model_.nodes, end, std::move(g), elements::LoadKind::Force,
+                                                  elements::LoadAxes::Global, half);
+        }
+      }
     }
   }
 
@@ -314,13 +802,12 @@ class ModelBuilder {
     c.check_keys(schema::analysis);
     fem::AnalysisSettings& a = model_.analysis;
     if (const auto type = c.find("type")) {
-      if (type->is_scalar() && (type->node().Scalar() == "static" || type->node().Scalar() == "eigen"))
-        type->fail("expected analysis type dynamic (static and eigen analyses are not available yet); found '" +
-                   type->node().Scalar() + "'");
-      constexpr std::array<std::string_view, 1> types{"dynamic"};
-      read_choice(*type, types, "an analysis type");
+      if (type->is_scalar() && type->node().Scalar() == "eigen")
+        type->fail("expected analysis type dynamic or static (eigen analysis is not available yet); found 'eigen'");
+      a.type = read_choice(*type, analysis_types, "an analysis type") == 0 ? fem::AnalysisType::Dynamic
+                                                                           : fem::AnalysisType::Static;
     }
-    if (const auto integrator = c.find("integrator"))
+    if (const auto integrator = c.find("integrator"))  // validated, but ignored by static analyses
       a.scheme = read_choice(*integrator, integrators, "an integrator") == 0 ? fem::TimeScheme::Midpoint
                                                                                : fem::TimeScheme::Trapezoidal;
     const Cursor dt = c.get("dt", "the time step [s]");
@@ -329,12 +816,9 @@ class ModelBuilder {
     if (const auto n = c.find("output_every")) a.output_every = read_integer(*n, parameters_, "steps between outputs", 1);
     if (const auto dt_min = c.find("dt_min")) {
       a.dt_min = read_number(*dt_min, parameters_, Quantity{"minimum time step", "s", Bound::NonNegative});
-      if (a.dt_min > a.dt) {
-        char text[64];
-        std::snprintf(text, sizeof text, "%g", a.dt);
-        dt_min->fail("expected a minimum time step [s] no larger than dt = " + std::string(text) + "; found " +
+      if (a.dt_min > a.dt)
+        dt_min->fail("expected a minimum time step [s] no larger than dt = " + format_number(a.dt) + "; found " +
                      dt_min->found());
-      }
     }
     if (const auto n = c.find("max_newton_iterations"))
       a.max_newton_iterations = read_integer(*n, parameters_, "Newton iterations", 1);
@@ -344,13 +828,65 @@ class ModelBuilder {
       a.linear_solver = std::string(linear_solvers[read_choice(*solver, linear_solvers, "a linear solver")]);
   }
 
+  // ---- sensors ----
+
+  const fem::Element& read_element(const Cursor& c) const {
+    const std::string name = read_string(c, "an element name");
+    std::vector<std::string> names;
+    for (const auto& e : model_.elements) {
+      if (e->name() == name) return *e;
+      names.push_back(e->name());
+    }
+    std::string hint = did_you_mean(name, names);
+    if (hint.empty()) {
+      const std::vector<std::string_view> views(names.begin(), names.end());
+      hint = names.empty()        ? " (the model has no elements)"
+             : names.size() <= 12 ? " (defined: " + join(views) + ")"
+                                  : " (" + std::to_string(names.size()) + " elements are defined)";
+    }
+    c.fail("unknown element '" + name + "'" + hint);
+  }
+
+  /// The fields an element writes in `cell_values`, found by asking it once at t = 0.
+  std::vector<std::string> fields_of(const fem::Element& e) const {
+    struct Collector final : fem::CellValueSink {
+      std::vector<std::string> names;
+      void set(std::string_view field, double) override {
+        if (std::find(names.begin(), names.end(), field) == names.end()) names.emplace_back(field);
+      }
+    } collector;
+    e.cell_values(model_.initial_state, collector);
+    return collector.names;
+  }
+
+  void read_element_sensor(const Cursor& item, const Cursor& element_cursor, fem::Sensor& s) const {
+    if (const auto node = item.find("node")) node->fail("expected either a node or an element in one sensor; found both");
+    if (const auto component = item.find("component"))
+      component->fail("expected no component in an element sensor (an element field is one number); found " +
+                      component->found());
+    if (const auto frame = item.find("frame"))
+      frame->fail("expected no frame in an element sensor (element fields are in element axes); found " +
+                  frame->found());
+    const fem::Element& element = read_element(element_cursor);
+    const std::vector<std::string> fields = fields_of(element);
+    if (fields.empty())
+      element_cursor.fail("element '" + element.name() + "' (" + std::string(element.kind()) +
+                          ") writes no output fields; expected an element with fields, such as a truss or a beam");
+    const std::vector<std::string_view> choices(fields.begin(), fields.end());
+    const Cursor quantity = item.get("quantity", "the element field: " + join(choices));
+    s.quantity = fem::SensorQuantity::ElementField;
+    s.field = fields[read_choice(quantity, choices, "a field of " + std::string(element.kind()) + " '" +
+                                                         element.name() + "'")];
+    s.element = &element;
+  }
+
   void read_sensors() {
     const auto list = list_section("sensors", "a list of sensors {name, node, quantity, component}");
     if (!list) return;
     std::map<std::string, int> first_line;
     for (std::size_t i = 0; i < list->size(); ++i) {
       const Cursor item = (*list)[i];
-      item.expect_map("a sensor {name, node, quantity, component, frame}");
+      item.expect_map("a sensor {name, node or element, quantity, component, frame}");
       item.check_keys(schema::sensor);
       const Cursor name_cursor = item.get("name", "the sensor's name, a column of sensors.csv");
       fem::Sensor s;
@@ -361,34 +897,71 @@ class ModelBuilder {
         name_cursor.fail("duplicate sensor name '" + s.name + "' (first defined on line " + std::to_string(it->second) +
                          "); expected a new name");
       first_line.emplace(s.name, name_cursor.node().Mark().line + 1);
-      s.node = read_node(item.get("node", "the node measured"));
+      if (const auto element = item.find("element")) {
+        read_element_sensor(item, *element, s);
+        model_.sensors.push_back(std::move(s));
+        continue;
+      }
+      const Cursor node_cursor = item.get("node", "the node measured (or an element)");
+      s.node = read_node(node_cursor);
       s.quantity = static_cast<fem::SensorQuantity>(
-          read_choice(item.get("quantity", "position, displacement or velocity"), sensor_quantities, "a quantity"));
-      s.component = static_cast<int>(read_choice(item.get("component", "x, y or z"), axis_names, "a component"));
+          read_choice(item.get("quantity", join(sensor_quantities)), sensor_quantities, "a quantity"));
+      const bool rotational = s.quantity == fem::SensorQuantity::Rotation ||
+                              s.quantity == fem::SensorQuantity::Orientation ||
+                              s.quantity == fem::SensorQuantity::AngularVelocity;
+      if (rotational && model_.nodes[at(s.node)].kind != fem::NodeKind::Frame)
+        node_cursor.fail("node '" + node_names_[at(s.node)] + "' has no orientation (a point node); expected a frame " +
+                         "node for quantity '" + std::string(sensor_quantities[static_cast<std::size_t>(s.quantity)]) +
+                         "' (a node of a beam or rigid body, or one given an orientation)");
+      if (s.quantity == fem::SensorQuantity::Orientation) {
+        s.component = static_cast<int>(
+            read_choice(item.get("component", "x, y, z or w"), quaternion_components, "a quaternion component"));
+      } else {
+        s.component = static_cast<int>(read_choice(item.get("component", "x, y or z"), axis_names, "a component"));
+      }
       if (const auto frame = item.find("frame")) s.frame = read_node(*frame);
       model_.sensors.push_back(std::move(s));
     }
   }
 
-  void check_free_nodes_have_mass() const {
+  // ---- final checks ----
+
+  /// Dynamic analyses: every free translation needs mass, every free rotation rotary inertia or a
+  /// beam (otherwise the Newton matrix is singular).
+  void check_free_nodes_have_inertia() const {
     for (std::size_t i = 0; i < model_.nodes.size(); ++i) {
-      if (mass_[i] > 0.0) continue;
-      std::array<bool, 3> free{!fixed_[i][0], !fixed_[i][1], !fixed_[i][2]};
-      if (!free[0] && !free[1] && !free[2]) continue;
-      node_cursors_[i].fail("node '" + node_names_[i] + "' is free in " + list_components(free) +
-                            " but has no mass; add a mass or a support");
+      if (!(mass_[i] > 0.0)) {
+        const std::array<bool, 3> free{!fixed_[i][0], !fixed_[i][1], !fixed_[i][2]};
+        if (free[0] || free[1] || free[2])
+          node_cursors_[i].fail("node '" + node_names_[i] + "' is free in " + list_components(free, axis_names) +
+                                " but has no mass; add a mass or a support");
+      }
+      if (model_.nodes[i].kind == fem::NodeKind::Frame && !turns_[i]) {
+        const std::array<bool, 3> free{!fixed_[i][3], !fixed_[i][4], !fixed_[i][5]};
+        if (free[0] || free[1] || free[2])
+          node_cursors_[i].fail("node '" + node_names_[i] + "' is free to rotate about " +
+                                list_components(free, axis_names) +
+                                " but has no rotary inertia and no beam; add a rigid body or a support (dofs " +
+                                list_components(free, std::span<const std::string_view>(dof_names).subspan(3)) + ")");
+      }
     }
   }
 
   Cursor root_;
   fem::Model model_;
   fem::ParameterTable parameters_;
+  // Per node, in model order:
   std::vector<std::string> node_names_;
-  std::vector<Cursor> node_cursors_;  ///< each node's `name` value, for messages about the node
-  std::vector<bool> has_velocity_;    ///< node has its own `velocity`
-  std::vector<std::array<bool, 3>> fixed_;
-  std::vector<double> mass_;                ///< total point mass per node [kg]
+  std::vector<Cursor> node_cursors_;          ///< each node's `name` value (its beam's, if generated), for messages
+  std::vector<bool> has_velocity_;            ///< node has its own `velocity`
+  std::vector<bool> has_angular_velocity_;    ///< node has its own `angular_velocity`
+  std::vector<std::array<bool, 6>> fixed_;    ///< x, y, z, rx, ry, rz removed by supports
+  std::vector<double> mass_;                  ///< total translational mass per node [kg]
+  std::vector<bool> turns_;                   ///< carries a rigid body or a beam (rotations are not singular)
+  std::map<std::string, int> node_lines_;     ///< node name -> line of definition
   std::map<std::string, int> element_lines_;  ///< element name -> line of first use
+  std::map<std::string, BeamDefinition> beams_;
+  std::optional<VelocityField> initial_velocity_;
 };
 
 YAML::Node load_document(const std::filesystem::path& file, const std::string& display) {

@@ -14,6 +14,7 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
+#include <array>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -80,6 +81,9 @@ struct VtkWriter::Impl {
   vtkNew<vtkDoubleArray> displacement;
   vtkNew<vtkDoubleArray> velocity;
   vtkNew<vtkIntArray> node_id;
+  vtkNew<vtkDoubleArray> orientation;
+  std::array<vtkNew<vtkDoubleArray>, 3> directors;
+  vtkNew<vtkDoubleArray> angular_velocity;
   vtkNew<vtkDoubleArray> time;
   std::vector<CellField> cell_fields;
   /// Elements that own a cell, with its id (element cells come first, in element order).
@@ -134,6 +138,26 @@ void VtkWriter::Impl::build_topology() {
   grid->GetPointData()->AddArray(velocity);
   grid->GetPointData()->AddArray(node_id);
 
+  // Orientation of frame nodes (identity and zero for point nodes): the quaternion, the three
+  // columns of R as vectors (ParaView's Glyph draws the triads) and the angular velocity.
+  orientation->SetName("orientation");
+  orientation->SetNumberOfComponents(4);
+  orientation->SetNumberOfTuples(n_nodes);
+  const std::array<const char*, 4> quaternion_components{"w", "x", "y", "z"};
+  for (int c = 0; c < 4; ++c) orientation->SetComponentName(c, quaternion_components[static_cast<std::size_t>(c)]);
+  grid->GetPointData()->AddArray(orientation);
+  for (std::size_t k = 0; k < directors.size(); ++k) {
+    const std::string name = "director_" + std::to_string(k + 1);
+    directors[k]->SetName(name.c_str());
+    directors[k]->SetNumberOfComponents(3);
+    directors[k]->SetNumberOfTuples(n_nodes);
+    grid->GetPointData()->AddArray(directors[k]);
+  }
+  angular_velocity->SetName("angular_velocity");
+  angular_velocity->SetNumberOfComponents(3);
+  angular_velocity->SetNumberOfTuples(n_nodes);
+  grid->GetPointData()->AddArray(angular_velocity);
+
   time->SetName("TIME");
   time->SetNumberOfComponents(1);
   time->SetNumberOfTuples(1);
@@ -175,10 +199,20 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
     points->SetPoint(id, s.position.x(), s.position.y(), s.position.z());
     displacement->SetTuple3(id, u.x(), u.y(), u.z());
     velocity->SetTuple3(id, s.velocity.x(), s.velocity.y(), s.velocity.z());
+    const bool frame_node = model.nodes[i].kind == fem::NodeKind::Frame;
+    const fem::Quaternion q = frame_node ? s.orientation : fem::Quaternion::Identity();
+    const fem::Vec3 omega = frame_node ? s.angular_velocity : fem::Vec3::Zero();
+    orientation->SetTuple4(id, q.w(), q.x(), q.y(), q.z());
+    const fem::Mat3 R = q.toRotationMatrix();
+    for (int k = 0; k < 3; ++k) directors[static_cast<std::size_t>(k)]->SetTuple3(id, R(0, k), R(1, k), R(2, k));
+    angular_velocity->SetTuple3(id, omega.x(), omega.y(), omega.z());
   }
   points->Modified();
   displacement->Modified();
   velocity->Modified();
+  orientation->Modified();
+  for (auto& d : directors) d->Modified();
+  angular_velocity->Modified();
 
   for (CellField& f : cell_fields) f.values->FillComponent(0, not_a_number);
   for (const auto& [element, cell] : element_cells) {

@@ -9,7 +9,12 @@
 ///               VTK_POLY_LINE for more; elements without cell nodes have no cell), in element
 ///               order; then one VTK_VERTEX per node, in node order (point masses, isolated nodes)
 ///   point data  `displacement` (3 components, position − reference position) [m],
-///               `velocity` (3 components) [m/s], `node_id` (int, index in the model)
+///               `velocity` (3 components) [m/s], `node_id` (int, index in the model),
+///               `orientation` (4 components w, x, y, z: the unit quaternion of R, node axes to
+///               global), `director_1`, `director_2`, `director_3` (3 components each: the columns
+///               of R, the node's axes in global components, for ParaView's Glyph filter) and
+///               `angular_velocity` (3 components, global) [rad/s]; point nodes, which have no
+///               orientation, write the identity (1, 0, 0, 0), the global axes and zero
 ///   cell data   one 1-component double array per field any element sets in `cell_values`
 ///               (`axial_force` [N], ...); NaN where a cell does not set it (vertex cells always)
 ///   field data  `TIME` (1 value) [s]

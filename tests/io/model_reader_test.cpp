@@ -156,10 +156,10 @@ TEST(ModelReader, ReadsEveryFeature) {
   ASSERT_EQ(loads.size(), 2u);
   EXPECT_EQ(loads[0]->name(), "push");
   EXPECT_EQ(loads[1]->name(), "load_1");
-  EXPECT_NEAR(loads[0]->force(0.25).x(), 5 * std::sin(w * 0.25), 1e-12);
-  EXPECT_DOUBLE_EQ(loads[0]->force(0.25).z(), -1.0);
-  EXPECT_DOUBLE_EQ(loads[1]->force(0.5).y(), 5.0);
-  EXPECT_DOUBLE_EQ(loads[1]->force(1.5).y(), 0.0);
+  EXPECT_NEAR(loads[0]->value(0.25).x(), 5 * std::sin(w * 0.25), 1e-12);
+  EXPECT_DOUBLE_EQ(loads[0]->value(0.25).z(), -1.0);
+  EXPECT_DOUBLE_EQ(loads[1]->value(0.5).y(), 5.0);
+  EXPECT_DOUBLE_EQ(loads[1]->value(1.5).y(), 0.0);
   EXPECT_EQ(model.gravity, fem::Vec3(0, 0, -9.81));
 
   const fem::AnalysisSettings& a = model.analysis;

@@ -1,0 +1,65 @@
+#pragma once
+/// Forward automatic differentiation for element residuals (Eigen's AutoDiffScalar): elements
+/// with rotations write their residual once, as a template on the scalar type, and get the exact
+/// Jacobian from it. `Dual<N>` carries N derivatives; nesting `Dual` over `Dual` gives second
+/// derivatives (used by the beam's discrete gradient, whose residual contains a gradient).
+#include <unsupported/Eigen/AutoDiff>
+
+namespace Eigen {
+// Eigen's AutoDiff lets a dual mix with its own value type; for nested duals (value type itself a
+// dual) mixing with plain doubles must be declared too.
+template <typename Inner, int N, typename BinOp>
+struct ScalarBinaryOpTraits<AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>, double, BinOp> {
+  using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>;
+};
+template <typename Inner, int N, typename BinOp>
+struct ScalarBinaryOpTraits<double, AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>, BinOp> {
+  using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>;
+};
+}  // namespace Eigen
+
+namespace catena::elements::ad {
+
+template <int N, class S = double>
+using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<S, N, 1>>;
+
+template <class T>
+using Vec3T = Eigen::Matrix<T, 3, 1>;
+template <class T>
+using Mat3T = Eigen::Matrix<T, 3, 3>;
+
+/// The independent variables x: value x_i, derivative e_i.
+template <int N, class S>
+Eigen::Matrix<Dual<N, S>, N, 1> variables(const Eigen::Matrix<S, N, 1>& x) {
+  Eigen::Matrix<Dual<N, S>, N, 1> v;
+  for (int i = 0; i < N; ++i) {
+    v[i].value() = x[i];
+    v[i].derivatives() = Eigen::Matrix<S, N, 1>::Unit(i);
+  }
+  return v;
+}
+
+/// A constant (zero derivatives) of a dual type from a fixed-size matrix of its value type.
+template <class D, int R, int C, class S>
+Eigen::Matrix<D, R, C> constant(const Eigen::Matrix<S, R, C>& m) {
+  Eigen::Matrix<D, R, C> out;
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < C; ++j) out(i, j) = D(m(i, j));
+  return out;
+}
+
+/// Values and derivatives of a vector of duals: v and ∂v/∂x (rows: entries of v).
+template <int N, class S, int M>
+Eigen::Matrix<S, M, 1> values(const Eigen::Matrix<Dual<N, S>, M, 1>& v) {
+  Eigen::Matrix<S, M, 1> out;
+  for (int i = 0; i < M; ++i) out[i] = v[i].value();
+  return out;
+}
+template <int N, class S, int M>
+Eigen::Matrix<S, M, N> jacobian(const Eigen::Matrix<Dual<N, S>, M, 1>& v) {
+  Eigen::Matrix<S, M, N> out;
+  for (int i = 0; i < M; ++i) out.row(i) = v[i].derivatives().transpose();
+  return out;
+}
+
+}  // namespace catena::elements::ad

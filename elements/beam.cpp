@@ -1,0 +1,283 @@
+#include "elements/beam.hpp"
+
+#include "elements/autodiff.hpp"
+#include "elements/rigid_inertia.hpp"
+#include "fem/rotation.hpp"
+
+#include <cmath>
+
+namespace catena::elements {
+
+namespace {
+
+using Strains = Eigen::Matrix<double, Beam::n_strains, 1>;
+using StrainMatrix = Eigen::Matrix<double, Beam::n_strains, Beam::n_strains>;
+using Vec12 = Eigen::Matrix<double, 12, 1>;
+using Mat12 = Eigen::Matrix<double, 12, 12>;
+
+/// The element's constants that the kinematics needs.
+struct Geometry {
+  double L = 0.0;
+  std::array<Mat3, 2> C;  ///< section frame offsets C_a = R_a0ᵀ E0
+};
+
+/// Local deformations (beam.hpp) of a configuration: end positions and nodal triads.
+template <class T>
+Eigen::Matrix<T, Beam::n_strains, 1> local_deformations(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& xb,
+                                                        const ad::Mat3T<T>& Ra, const ad::Mat3T<T>& Rb,
+                                                        const Geometry& g) {
+  using std::sqrt;
+  using V = ad::Vec3T<T>;
+  using M = ad::Mat3T<T>;
+  const M Sa = Ra * g.C[0].cast<T>();
+  const M Sb = Rb * g.C[1].cast<T>();
+  const M mean = Sa * fem::exp_map(V(0.5 * fem::log_map(M(Sa.transpose() * Sb))));
+  const V d = xb - xa;
+  const T l = sqrt(d.squaredNorm());
+  if (!(fem::scalar_value(l) > 1e-9 * g.L)) throw fem::DomainError("beam collapsed to zero length");
+  const V e1 = d / l;
+  // The smallest rotation that turns the mean frame's first axis onto the chord.
+  const V s1 = mean.col(0);
+  const V v = s1.cross(e1);
+  const T c = s1.dot(e1);
+  if (!(fem::scalar_value(c) > -0.99))
+    throw fem::DomainError("beam chord turned more than 170 degrees from its section frames");
+  const M W = fem::skew(v);
+  const M E = (M::Identity() + W + (W * W) / (T(1.0) + c)) * mean;
+  const V ta = fem::log_map(M(E.transpose() * Sa));
+  const V tb = fem::log_map(M(E.transpose() * Sb));
+  Eigen::Matrix<T, Beam::n_strains, 1> eps;
+  const T bow = (2.0 * ta[1] * ta[1] - ta[1] * tb[1] + 2.0 * tb[1] * tb[1] + 2.0 * ta[2] * ta[2] - ta[2] * tb[2] +
+                 2.0 * tb[2] * tb[2]) /
+                30.0;
+  eps << (l - g.L) / g.L + bow, tb[0] - ta[0], ta[1], tb[1], ta[2], tb[2];
+  return eps;
+}
+
+/// A configuration of the element's two nodes, in scalar type S.
+template <class S>
+struct Configuration {
+  ad::Vec3T<S> xa, xb;
+  ad::Mat3T<S> Ra, Rb;
+};
+
+/// ε and its gradient B with respect to spatial perturbations (δx_a, δφ_a, δx_b, δφ_b) of a
+/// configuration: x → x + δx, R → exp(δφ) R. Forward AD over the 12 perturbations, on top of
+/// whatever S carries (S = Dual<12> when the caller wants ∂B/∂u too).
+template <class S>
+std::pair<Eigen::Matrix<S, Beam::n_strains, 1>, Eigen::Matrix<S, Beam::n_strains, 12>> strains_and_gradient(
+    const Configuration<S>& q, const Geometry& g) {
+  using I = ad::Dual<12, S>;
+  using V = ad::Vec3T<I>;
+  const Eigen::Matrix<I, 12, 1> d = ad::variables<12>(Eigen::Matrix<S, 12, 1>(Eigen::Matrix<S, 12, 1>::Zero()));
+  const V xa = ad::constant<I>(q.xa) + d.template segment<3>(0);
+  const V xb = ad::constant<I>(q.xb) + d.template segment<3>(6);
+  const ad::Mat3T<I> Ra = fem::exp_map(V(d.template segment<3>(3))) * ad::constant<I>(q.Ra);
+  const ad::Mat3T<I> Rb = fem::exp_map(V(d.template segment<3>(9))) * ad::constant<I>(q.Rb);
+  const auto eps = local_deformations<I>(xa, xb, Ra, Rb, g);
+  return {ad::values(eps), ad::jacobian(eps)};
+}
+
+/// The start of the step in double precision.
+struct Start {
+  Configuration<double> q;
+  Strains eps;
+};
+
+/// The configuration reached by a fraction c of the step u = (Δx_a, φ_a, Δx_b, φ_b).
+template <class S>
+Configuration<S> along_step(const Start& st, const Eigen::Matrix<S, 12, 1>& u, double c) {
+  using V = ad::Vec3T<S>;
+  Configuration<S> q;
+  q.xa = st.q.xa.cast<S>() + c * V(u.template segment<3>(0));
+  q.xb = st.q.xb.cast<S>() + c * V(u.template segment<3>(6));
+  q.Ra = fem::exp_map(V(c * V(u.template segment<3>(3)))) * st.q.Ra.cast<S>();
+  q.Rb = fem::exp_map(V(c * V(u.template segment<3>(9)))) * st.q.Rb.cast<S>();
+  return q;
+}
+
+/// Below this uᵀMu the Gonzalez correction (of size |u|² relative) is dropped: it is then
+/// smaller than the round-off in Δε − B u that it would divide by uᵀMu.
+constexpr double correction_threshold = 1e-12;
+
+/// The discrete gradient G with G u = Δε (beam.hpp), from the gradient at the midpoint.
+template <class S>
+Eigen::Matrix<S, Beam::n_strains, 12> discrete_gradient(const Start& st, const Eigen::Matrix<S, 12, 1>& u,
+                                                        const Eigen::Matrix<S, Beam::n_strains, 1>& delta,
+                                                        const Geometry& g) {
+  Eigen::Matrix<S, Beam::n_strains, 12> G = strains_and_gradient(along_step(st, u, 0.5), g).second;
+  Eigen::Matrix<S, 12, 1> Mu = u;
+  for (int k : {0, 6})
+    for (int i = 0; i < 3; ++i) Mu[k + i] /= g.L * g.L;
+  const S uMu = u.dot(Mu);
+  if (fem::scalar_value(uMu) > correction_threshold) {
+    const Eigen::Matrix<S, Beam::n_strains, 1> miss = delta - G * u;
+    G += (miss / uMu) * Mu.transpose();
+  }
+  return G;
+}
+
+/// Internal force on (a, b) over the step for the unknowns u (scheme of beam.hpp).
+template <class S>
+Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 12, 1>& u, const Geometry& g,
+                                       const StrainMatrix& K, double eta, fem::TimeScheme scheme, double h) {
+  using E = Eigen::Matrix<S, Beam::n_strains, 1>;
+  const auto [eps1, B1] = strains_and_gradient(along_step(st, u, 1.0), g);
+  const Eigen::Matrix<S, Beam::n_strains, Beam::n_strains> Ks = K.cast<S>();
+  if (scheme == fem::TimeScheme::Static) return B1.transpose() * (Ks * eps1);
+  const E eps0 = st.eps.cast<S>();
+  const E delta = eps1 - eps0;
+  const auto G = discrete_gradient(st, u, delta, g);
+  const E damping = (eta / h) * (Ks * delta);
+  if (scheme == fem::TimeScheme::Midpoint) return G.transpose() * (Ks * (0.5 * (eps0 + eps1)) + damping);
+  const auto B0 = strains_and_gradient(st.q, g).second;
+  return 0.5 * (B0.template cast<S>().transpose() * (Ks * eps0) + B1.transpose() * (Ks * eps1)) +
+         G.transpose() * damping;
+}
+
+Configuration<double> configuration(std::span<const fem::NodeState> states, const std::array<NodeId, 2>& n) {
+  const fem::NodeState& a = states[n[0].index];
+  const fem::NodeState& b = states[n[1].index];
+  return {a.position, b.position, a.orientation.toRotationMatrix(), b.orientation.toRotationMatrix()};
+}
+
+/// Timoshenko bending stiffness of one plane for the two end rotations, with Φ = 12 EI/(GA L²).
+Eigen::Matrix2d bending_stiffness(double EI, double GA, double L) {
+  const double phi = GA > 0.0 ? 12.0 * EI / (GA * L * L) : 0.0;
+  const double k = EI / (L * (1.0 + phi));
+  Eigen::Matrix2d K;
+  K << 4.0 + phi, 2.0 - phi, 2.0 - phi, 4.0 + phi;
+  return k * K;
+}
+
+Geometry geometry_of(double L, const std::array<Mat3, 2>& C) { return Geometry{L, C}; }
+
+}  // namespace
+
+Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
+           NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity)
+    : Element(std::move(name)),
+      nodes_{a, b},
+      displacement_{nodes[a.index].displacement, nodes[b.index].displacement},
+      rotation_{nodes[a.index].rotation, nodes[b.index].rotation},
+      section_(section),
+      gravity_(gravity),
+      reference_position_{nodes[a.index].reference_position, nodes[b.index].reference_position} {
+  const std::string who = "beam '" + this->name() + "': ";
+  if (!rotation_[0].valid() || !rotation_[1].valid())
+    throw std::invalid_argument(who + "both nodes must be frame nodes");
+  const Vec3 chord = initial[b.index].position - initial[a.index].position;
+  L_ = chord.norm();
+  if (!(L_ > 0.0)) throw std::invalid_argument(who + "its nodes coincide");
+  const Vec3 e1 = chord / L_;
+  Vec3 e2 = orientation - orientation.dot(e1) * e1;
+  if (!(e2.norm() > 1e-6 * orientation.norm()) || orientation.norm() == 0.0)
+    throw std::invalid_argument(who + "the orientation vector is parallel to the beam (or zero)");
+  e2.normalize();
+  Mat3 E0;
+  E0 << e1, e2, e1.cross(e2);
+  offset_[0] = initial[a.index].orientation.toRotationMatrix().transpose() * E0;
+  offset_[1] = initial[b.index].orientation.toRotationMatrix().transpose() * E0;
+
+  K_.setZero();
+  K_(0, 0) = section.EA * L_;
+  K_(1, 1) = section.GJ / L_;
+  K_.block<2, 2>(2, 2) = bending_stiffness(section.EIy, section.GAz, L_);
+  K_.block<2, 2>(4, 4) = bending_stiffness(section.EIz, section.GAy, L_);
+}
+
+void Beam::declare(fem::UnknownRegistry& registry) {
+  registry.couple({displacement_[0], rotation_[0], displacement_[1], rotation_[1]});
+}
+
+void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
+  const Geometry g = geometry_of(L_, offset_);
+  Start st;
+  st.q = configuration(s.committed, nodes_);
+  st.eps = local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
+  Vec12 u;
+  u << s.increment(nodes_[0]), s.rotation_increment(nodes_[0]), s.increment(nodes_[1]),
+      s.rotation_increment(nodes_[1]);
+  const auto x = ad::variables<12>(u);
+  const Eigen::Matrix<ad::Dual<12>, 12, 1> f =
+      internal_force(st, x, g, K_, section_.damping_time, s.scheme, s.h);
+  const Vec12 v = ad::values(f);
+  const Mat12 J = ad::jacobian(f);
+  const std::array<fem::BlockId, 4> blocks{displacement_[0], rotation_[0], displacement_[1], rotation_[1]};
+  for (int p = 0; p < 4; ++p) {
+    r.add<3>(blocks[p], Vec3(v.segment<3>(3 * p)));
+    for (int q = 0; q < 4; ++q) j.add<3, 3>(blocks[p], blocks[q], Mat3(J.block<3, 3>(3 * p, 3 * q)));
+  }
+
+  // Lumped mass: half the element at each node, with the rotary inertia in section axes.
+  const double m = 0.5 * section_.rhoA * L_;
+  const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
+  for (int k = 0; k < 2; ++k) {
+    if (m == 0.0 && J_section.isZero()) continue;
+    const Mat3 J_node = offset_[k] * J_section * offset_[k].transpose();
+    const inertia::BodyStart b = inertia::body_start(s.at_start(nodes_[k]), s.h, m, J_node, Vec3::Zero(), gravity_);
+    inertia::stamp_body(s, nodes_[k], b, r, j);
+  }
+}
+
+Strains Beam::strains(std::span<const fem::NodeState> states) const {
+  const Configuration<double> q = configuration(states, nodes_);
+  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, geometry_of(L_, offset_));
+}
+
+double Beam::strain_energy(std::span<const fem::NodeState> states) const {
+  const Strains eps = strains(states);
+  return 0.5 * eps.dot(K_ * eps);
+}
+
+void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
+  e.strain += strain_energy(states);
+  const double m = 0.5 * section_.rhoA * L_;
+  const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
+  for (int k = 0; k < 2; ++k) {
+    const Mat3 J_node = offset_[k] * J_section * offset_[k].transpose();
+    inertia::add_body_energy(states[nodes_[k].index], m, J_node, Vec3::Zero(), gravity_, reference_position_[k], e);
+  }
+}
+
+void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
+  if (section_.damping_time == 0.0 || s.scheme == fem::TimeScheme::Static) return;
+  // Exactly what the damping force Gᵀ η K Δε / h did over the step, since G u = Δε.
+  const Strains eps0 = strains(s.committed);
+  std::vector<fem::NodeState> end(s.committed.begin(), s.committed.end());
+  for (const NodeId n : nodes_) {
+    end[n.index].position = s.position_end(n);
+    end[n.index].orientation =
+        fem::quaternion_from_rotation_vector(s.rotation_increment(n)) * s.at_start(n).orientation;
+  }
+  const Strains delta = strains(end) - eps0;
+  w.dissipated += section_.damping_time / s.h * delta.dot(K_ * delta);
+}
+
+SectionForces Beam::section_forces(std::span<const fem::NodeState> states) const {
+  const Strains eps = strains(states);
+  const Strains g = K_ * eps;  // generalized forces conjugate to ε
+  SectionForces f;
+  f.N = section_.EA * eps[0];
+  f.T = g[1];
+  // End moments M_a, M_b are conjugate to the end rotations (both positive about the same
+  // axis): the section moment runs linearly from −M_a to M_b, the shear is its slope.
+  f.My = 0.5 * (g[3] - g[2]);
+  f.Mz = 0.5 * (g[5] - g[4]);
+  f.Qz = (g[2] + g[3]) / L_;
+  f.Qy = -(g[4] + g[5]) / L_;
+  return f;
+}
+
+void Beam::cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const {
+  const SectionForces f = section_forces(states);
+  out.set("axial_force", f.N);
+  out.set("shear_force_y", f.Qy);
+  out.set("shear_force_z", f.Qz);
+  out.set("torque", f.T);
+  out.set("bending_moment_y", f.My);
+  out.set("bending_moment_z", f.Mz);
+  out.set("radius", section_.radius);
+}
+
+}  // namespace catena::elements

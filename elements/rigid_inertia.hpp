@@ -1,0 +1,116 @@
+#pragma once
+/// The inertia and weight of a rigid body on a frame node, as residual templates for automatic
+/// differentiation; used by RigidBody and by the lumped masses of beams. The scheme and its
+/// energy identity are explained in elements/rigid_body.hpp.
+#include "elements/autodiff.hpp"
+#include "fem/rotation.hpp"
+#include "fem/sinks.hpp"
+#include "fem/energy.hpp"
+#include "fem/step_state.hpp"
+
+namespace catena::elements::inertia {
+
+/// What the residual needs from the start of the step, all in global axes.
+struct BodyStart {
+  double h = 0.0;
+  double m = 0.0;
+  fem::Vec3 weight = fem::Vec3::Zero();  ///< m g
+  fem::Mat3 J = fem::Mat3::Zero();       ///< R_n J_c R_nᵀ
+  fem::Vec3 pi = fem::Vec3::Zero();      ///< angular momentum about the centre, J ω_n
+  fem::Vec3 a = fem::Vec3::Zero();       ///< centre offset R_n c
+  fem::Vec3 vc = fem::Vec3::Zero();      ///< velocity of the centre v_n + ω_n × a
+};
+
+/// tan(θ/2)/(θ/2) from θ²: the factor in  R' a − a = κ φ × ½(a + R' a)  for R' = exp(φ).
+template <class T>
+T half_angle_tangent_ratio(const T& theta2) {
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  if (fem::scalar_value(theta2) < 1e-4)
+    return T(1.0) + theta2 * (1.0 / 12 + theta2 * (1.0 / 120 + theta2 * (17.0 / 20160 + theta2 * 31.0 / 362880)));
+  const T half = 0.5 * sqrt(theta2);
+  return sin(half) / (cos(half) * half);
+}
+
+/// Residual of the node's force and moment balance (rows Δx, φ) for the unknowns u = (Δx, φ).
+template <class T>
+Eigen::Matrix<T, 6, 1> dynamic_residual(const Eigen::Matrix<T, 6, 1>& u, const BodyStart& b) {
+  using V = ad::Vec3T<T>;
+  const V dx = u.template head<3>();
+  const V phi = u.template tail<3>();
+  const ad::Mat3T<T> E = fem::exp_map(phi);
+  const V a_n = b.a.cast<T>();
+  const V a_1 = E * a_n;
+  const V dxc = dx + a_1 - a_n;
+  const V p = (2.0 * b.m / (b.h * b.h)) * (dxc - b.h * b.vc.cast<T>()) - b.weight.cast<T>();
+  const V mu = half_angle_tangent_ratio(T(phi.squaredNorm())) * (0.5 * (a_n + a_1)).cross(p);
+  const V pi_n = b.pi.cast<T>();
+  const V bvec = (2.0 / b.h) * (b.J.cast<T>() * phi) - pi_n;
+  const V rot = (E * bvec - pi_n) / b.h;
+  Eigen::Matrix<T, 6, 1> r;
+  r << p, rot + mu;
+  return r;
+}
+
+template <class T>
+Eigen::Matrix<T, 6, 1> static_residual(const Eigen::Matrix<T, 6, 1>& u, const BodyStart& b) {
+  using V = ad::Vec3T<T>;
+  const V a_1 = fem::exp_map(V(u.template tail<3>())) * b.a.cast<T>();
+  const V w = b.weight.cast<T>();
+  Eigen::Matrix<T, 6, 1> r;
+  r << -w, -a_1.cross(w);
+  return r;
+}
+
+/// The start-of-step data of a body (mass m, inertia J_c about its centre and offset c in node
+/// axes) on a node in state n.
+inline BodyStart body_start(const fem::NodeState& n, double h, double m, const fem::Mat3& J_c, const fem::Vec3& c,
+                            const fem::Vec3& gravity) {
+  const fem::Mat3 R = n.orientation.toRotationMatrix();
+  BodyStart b;
+  b.h = h;
+  b.m = m;
+  b.weight = m * gravity;
+  b.J = R * J_c * R.transpose();
+  b.pi = b.J * n.angular_velocity;
+  b.a = R * c;
+  b.vc = n.velocity + n.angular_velocity.cross(b.a);
+  return b;
+}
+
+/// Stamps the body's residual and exact Jacobian on a node's displacement and rotation blocks.
+inline void stamp_body(const fem::StepState& s, fem::NodeId node, const BodyStart& b, fem::ResidualSink& r,
+                       fem::JacobianSink& j) {
+  const fem::Node& n = s.nodes[static_cast<std::size_t>(node.index)];
+  Eigen::Matrix<double, 6, 1> u;
+  u << s.increment(node), s.rotation_increment(node);
+  const auto x = ad::variables<6>(u);
+  const Eigen::Matrix<ad::Dual<6>, 6, 1> res =
+      s.scheme == fem::TimeScheme::Static ? static_residual(x, b) : dynamic_residual(x, b);
+  const Eigen::Matrix<double, 6, 1> v = ad::values(res);
+  const Eigen::Matrix<double, 6, 6> J = ad::jacobian(res);
+  r.add<3>(n.displacement, fem::Vec3(v.head<3>()));
+  r.add<3>(n.rotation, fem::Vec3(v.tail<3>()));
+  j.add<3, 3>(n.displacement, n.displacement, fem::Mat3(J.topLeftCorner<3, 3>()));
+  j.add<3, 3>(n.displacement, n.rotation, fem::Mat3(J.topRightCorner<3, 3>()));
+  j.add<3, 3>(n.rotation, n.displacement, fem::Mat3(J.bottomLeftCorner<3, 3>()));
+  j.add<3, 3>(n.rotation, n.rotation, fem::Mat3(J.bottomRightCorner<3, 3>()));
+}
+
+/// Kinetic and potential energy and momenta of the body on a node in state n; the potential is
+/// measured from the node's reference position X0.
+inline void add_body_energy(const fem::NodeState& n, double m, const fem::Mat3& J_c, const fem::Vec3& c,
+                            const fem::Vec3& gravity, const fem::Vec3& X0, fem::StateEnergy& e) {
+  const fem::Mat3 R = n.orientation.toRotationMatrix();
+  const fem::Vec3 a = R * c;
+  const fem::Vec3 centre = n.position + a;
+  const fem::Vec3 vc = n.velocity + n.angular_velocity.cross(a);
+  const fem::Vec3 pi = R * J_c * R.transpose() * n.angular_velocity;
+  e.kinetic += 0.5 * m * vc.squaredNorm() + 0.5 * n.angular_velocity.dot(pi);
+  e.potential -= m * gravity.dot(centre - X0);
+  e.momentum += m * vc;
+  e.angular_momentum += centre.cross(m * vc) + pi;
+}
+
+}  // namespace catena::elements::inertia
