@@ -180,18 +180,36 @@ void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
   check(VecZeroEntries(f), "VecZeroEntries");
   PetscResidualSink r(f, global_map_);
   fem::NullJacobianSink none;
-  stamp_local_elements(context, x, r, none);
-  check(VecAssemblyBegin(f), "VecAssemblyBegin");
-  check(VecAssemblyEnd(f), "VecAssemblyEnd");
+  // A domain error (thrown while stamping) must still close the assembly, which is collective
+  // and leaves the vector usable for the retry with a smaller step.
+  auto finish = [&] {
+    check(VecAssemblyBegin(f), "VecAssemblyBegin");
+    check(VecAssemblyEnd(f), "VecAssemblyEnd");
+  };
+  try {
+    stamp_local_elements(context, x, r, none);
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
 }
 
 void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
   check(MatZeroEntries(J), "MatZeroEntries");
   fem::NullResidualSink none;
   PetscJacobianSink j(J, global_map_);
-  stamp_local_elements(context, x, none, j);
-  check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-  check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  auto finish = [&] {
+    check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+    check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  };
+  try {
+    stamp_local_elements(context, x, none, j);
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
 }
 
 void Tableau::gather_all(Vec x, std::vector<double>& out) {

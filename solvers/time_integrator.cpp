@@ -1,5 +1,7 @@
 #include "solvers/time_integrator.hpp"
 
+#include "fem/rotation.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -34,19 +36,36 @@ TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
 }
 
 fem::StepState TimeIntegrator::context(double t, double h) const {
-  return fem::StepState{t, h, model_->analysis.scheme, model_->nodes, states_, {}, nullptr};
+  const fem::TimeScheme scheme =
+      model_->analysis.type == fem::AnalysisType::Static ? fem::TimeScheme::Static : model_->analysis.scheme;
+  return fem::StepState{t, h, scheme, model_->nodes, states_, {}, nullptr};
 }
 
 void TimeIntegrator::predict(double h, Vec u) const {
-  // Constant-velocity predictor Δx = h v_n (exact for free flight without forces).
+  // Dynamic: constant velocity, Δx = h v_n and φ = h ω_n (exact for free flight without forces
+  // and for a free spherical body). Static: the last converged increment scaled to the new one
+  // (a secant predictor along the load path); zero for the first.
+  const bool is_static = model_->analysis.type == fem::AnalysisType::Static;
+  const double secant = is_static && last_increment_h_ > 0.0 ? h / last_increment_h_ : 0.0;
   PetscScalar* a = nullptr;
   check(VecGetArray(u, &a), "VecGetArray");
   const PetscInt first = tableau_->first_owned(), last = first + tableau_->n_owned();
   for (PetscInt i = first; i < last; ++i) a[i - first] = 0.0;
-  for (std::size_t n = 0; n < model_->nodes.size(); ++n) {
-    const auto dofs = tableau_->global_map().dofs(model_->nodes[n].displacement);
+  auto set = [&](fem::BlockId block, const fem::Vec3& v) {
+    const auto dofs = tableau_->global_map().dofs(block);
     for (int c = 0; c < 3; ++c)
-      if (dofs[c] >= first && dofs[c] < last) a[dofs[c] - first] = h * states_[n].velocity[c];
+      if (dofs[c] >= first && dofs[c] < last) a[dofs[c] - first] = v[c];
+  };
+  for (std::size_t n = 0; n < model_->nodes.size(); ++n) {
+    const fem::Node& node = model_->nodes[n];
+    if (is_static) {
+      if (secant == 0.0) continue;
+      set(node.displacement, secant * last_increment_[n].head<3>());
+      if (node.rotation.valid()) set(node.rotation, secant * last_increment_[n].tail<3>());
+    } else {
+      set(node.displacement, h * states_[n].velocity);
+      if (node.rotation.valid()) set(node.rotation, h * states_[n].angular_velocity);
+    }
   }
   check(VecRestoreArray(u, &a), "VecRestoreArray");
 }
@@ -63,11 +82,24 @@ void TimeIntegrator::commit(double t, double h, Vec u) {
   work_.external_work += global[0];
   work_.dissipated += global[1];
   for (auto& e : model_->elements) e->commit(s);
+  const bool is_static = s.scheme == fem::TimeScheme::Static;
+  last_increment_.resize(states_.size());
+  last_increment_h_ = h;
   for (std::size_t n = 0; n < states_.size(); ++n) {
     const fem::NodeId id{static_cast<std::int32_t>(n)};
+    fem::NodeState& state = states_[n];
     const fem::Vec3 dx = s.increment(id);
-    states_[n].velocity = 2.0 * dx / h - states_[n].velocity;
-    states_[n].position += dx;
+    last_increment_[n].head<3>() = dx;
+    if (!is_static) state.velocity = 2.0 * dx / h - state.velocity;
+    state.position += dx;
+    if (!model_->nodes[n].rotation.valid()) continue;
+    // R_{n+1} = exp(φ) R_n; ω_{n+1} = 2φ/h − exp(φ) ω_n, the rotational counterpart of the
+    // velocity update, which the energy–momentum inertia of elements/rigid_inertia.hpp assumes.
+    const fem::Vec3 phi = s.rotation_increment(id);
+    last_increment_[n].tail<3>() = phi;
+    const fem::Quaternion q = fem::quaternion_from_rotation_vector(phi);
+    if (!is_static) state.angular_velocity = 2.0 * phi / h - q * state.angular_velocity;
+    state.orientation = (q * state.orientation).normalized();
   }
 }
 

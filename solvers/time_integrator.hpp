@@ -1,7 +1,11 @@
 #pragma once
 /// Time integration over time elements (formulation.md §2): for each element [t_n, t_n + h]
 /// Newton solves the momentum balance for the increments, then the state is committed
-/// (x_{n+1} = x_n + Δx, v_{n+1} = 2Δx/h − v_n), energies are tallied and observers are told.
+/// (x_{n+1} = x_n + Δx, v_{n+1} = 2Δx/h − v_n; frame nodes R_{n+1} = exp(φ) R_n,
+/// ω_{n+1} = 2φ/h − exp(φ) ω_n), energies are tallied and observers are told.
+/// A static analysis (`AnalysisType::Static`) runs the same loop with the `Static` stamping: t is
+/// the load parameter, each increment is an equilibrium solve, velocities stay as given, and the
+/// predictor extrapolates the previous increment.
 ///
 /// Step control: the nominal step `dt` lands on the grid k·dt. When Newton fails the step is
 /// halved and retried down to `dt_min`; after four successful steps a cut step is doubled again.
@@ -73,6 +77,10 @@ class TimeIntegrator {
   Newton newton_;
   std::vector<fem::NodeState> states_;
   std::vector<double> full_solution_;
+  /// Static analyses: the last converged increment per node (Δx, φ) and its size in t, for the
+  /// secant predictor.
+  std::vector<Eigen::Matrix<double, 6, 1>> last_increment_;
+  double last_increment_h_ = 0.0;
   fem::StepWork work_;
   RunStatistics stats_;
   LinearAlgebraLog log_at_start_;
