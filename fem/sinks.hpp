@@ -24,6 +24,9 @@ class JacobianSink {
   void add(BlockId row, BlockId col, const Eigen::Matrix<double, R, C>& m) {
     add(row, col, m.data(), R, C);
   }
+  /// False when the blocks are dropped anyway: an element whose Jacobian costs more than its
+  /// residual (automatic differentiation) may then skip computing it.
+  [[nodiscard]] virtual bool wanted() const { return true; }
 };
 
 /// Sinks that drop everything: used when only the residual or only the Jacobian is wanted.
@@ -34,6 +37,7 @@ class NullResidualSink final : public ResidualSink {
 class NullJacobianSink final : public JacobianSink {
  public:
   void add(BlockId, BlockId, const double*, int, int) override {}
+  [[nodiscard]] bool wanted() const override { return false; }
 };
 
 }  // namespace catena::fem
