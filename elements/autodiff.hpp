@@ -1,27 +1,11 @@
 #pragma once
-/// Forward automatic differentiation for element residuals (Eigen's AutoDiffScalar): elements
+/// Forward automatic differentiation for element residuals (dual numbers, elements/dual.hpp): elements
 /// with rotations write their residual once, as a template on the scalar type, and get the exact
 /// Jacobian from it. `Dual<N>` carries N derivatives; nesting `Dual` over `Dual` gives second
 /// derivatives (used by the beam's discrete gradient, whose residual contains a gradient).
-#include <unsupported/Eigen/AutoDiff>
-
-namespace Eigen {
-// Eigen's AutoDiff lets a dual mix with its own value type; for nested duals (value type itself a
-// dual) mixing with plain doubles must be declared too.
-template <typename Inner, int N, typename BinOp>
-struct ScalarBinaryOpTraits<AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>, double, BinOp> {
-  using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>;
-};
-template <typename Inner, int N, typename BinOp>
-struct ScalarBinaryOpTraits<double, AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>, BinOp> {
-  using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, N, 1>>;
-};
-}  // namespace Eigen
+#include "elements/dual.hpp"
 
 namespace catena::elements::ad {
-
-template <int N, class S = double>
-using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<S, N, 1>>;
 
 template <class T>
 using Vec3T = Eigen::Matrix<T, 3, 1>;
