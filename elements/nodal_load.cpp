@@ -33,7 +33,7 @@ namespace {
 
 /// The load over the step in its own axes: the trapezoidal average, or the end value in statics.
 fem::Vec3 load_over_step(const NodalLoad& load, const fem::StepState& s) {
-  if (s.scheme == fem::TimeScheme::Static) return load.value(s.t_end());
+  if (s.scheme == fem::TimeScheme::Static) return s.load_factor * load.value(s.t_end());
   return 0.5 * (load.value(s.t_n) + load.value(s.t_end()));
 }
 

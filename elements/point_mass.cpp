@@ -15,7 +15,7 @@ void PointMass::declare(fem::UnknownRegistry& registry) { registry.couple({block
 
 void PointMass::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
   if (s.scheme == fem::TimeScheme::Static) {
-    r.add<3>(block_, fem::Vec3(-m_ * g_));
+    r.add<3>(block_, fem::Vec3(-s.load_factor * m_ * g_));
     return;
   }
   const double c = m_ * fem::inertia_coefficient(s.h);

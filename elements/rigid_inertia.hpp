@@ -86,8 +86,14 @@ inline void stamp_body(const fem::StepState& s, fem::NodeId node, const BodyStar
   Eigen::Matrix<double, 6, 1> u;
   u << s.increment(node), s.rotation_increment(node);
   const auto x = ad::variables<6>(u);
-  const Eigen::Matrix<ad::Dual<6>, 6, 1> res =
-      s.scheme == fem::TimeScheme::Static ? static_residual(x, b) : dynamic_residual(x, b);
+  Eigen::Matrix<ad::Dual<6>, 6, 1> res;
+  if (s.scheme == fem::TimeScheme::Static) {
+    BodyStart loaded = b;
+    loaded.weight *= s.load_factor;
+    res = static_residual(x, loaded);
+  } else {
+    res = dynamic_residual(x, b);
+  }
   const Eigen::Matrix<double, 6, 1> v = ad::values(res);
   const Eigen::Matrix<double, 6, 6> J = ad::jacobian(res);
   r.add<3>(n.displacement, fem::Vec3(v.head<3>()));

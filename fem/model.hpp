@@ -33,6 +33,10 @@ struct AnalysisSettings {
   double newton_tolerance = 1e-10;
   /// Sparse direct solver for the Newton systems: mumps | klu | umfpack | superlu | petsc.
   std::string linear_solver = "mumps";
+  /// Dynamic analyses: start from the static equilibrium under the loads and weights at t = 0
+  /// (reached by raising them from 0 in adaptive increments) instead of the given positions;
+  /// the given velocities are kept.
+  bool initial_equilibrium = false;
 };
 
 class Model {

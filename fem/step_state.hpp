@@ -18,6 +18,9 @@ struct StepState {
   std::span<const NodeState> committed;  ///< state at t_n, one per node
   std::span<const double> trial;         ///< trial unknowns, indexed through `map`
   const DofMap* map = nullptr;           ///< block -> index in `trial` (fixed -> none)
+  /// Static stamping only: multiplies every load and weight. Load stepping at a fixed time
+  /// (the equilibrium that starts a dynamic run) raises it from 0 to 1; otherwise it is 1.
+  double load_factor = 1.0;
 
   [[nodiscard]] double t_end() const { return t_n + h; }
 

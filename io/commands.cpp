@@ -71,6 +71,8 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.solve_seconds = s.solve_seconds;
   d.t_reached = s.t_reached;
   d.max_energy_drift = s.max_energy_drift;
+  if (s.equilibrium_increments > 0)
+    d.extra.emplace_back("equilibrium_increments", static_cast<double>(s.equilibrium_increments));
   return d;
 }
 

@@ -826,6 +826,12 @@ class ModelBuilder {
       a.newton_tolerance = read_number(*tol, parameters_, Quantity{"Newton tolerance", "", Bound::Positive});
     if (const auto solver = c.find("linear_solver"))
       a.linear_solver = std::string(linear_solvers[read_choice(*solver, linear_solvers, "a linear solver")]);
+    if (const auto eq = c.find("initial_equilibrium")) {
+      a.initial_equilibrium = read_bool(*eq, "true or false");
+      if (a.initial_equilibrium && a.type == fem::AnalysisType::Static)
+        eq->fail("expected initial_equilibrium only in a dynamic analysis (a static analysis is an equilibrium "
+                 "already); found true");
+    }
   }
 
   // ---- sensors ----

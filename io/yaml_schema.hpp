@@ -30,9 +30,9 @@ inline constexpr std::array<std::string_view, 2> tube{"outer_radius", "inner_rad
 inline constexpr std::array<std::string_view, 5> rigid_body{"name", "node", "mass", "inertia", "offset"};
 inline constexpr std::array<std::string_view, 5> load{"name", "node", "force", "moment", "follower"};
 inline constexpr std::array<std::string_view, 3> beam_load{"name", "beam", "force"};
-inline constexpr std::array<std::string_view, 9> analysis{
+inline constexpr std::array<std::string_view, 10> analysis{
     "type", "integrator", "dt", "t_end", "output_every", "dt_min",
-    "max_newton_iterations", "newton_tolerance", "linear_solver"};
+    "max_newton_iterations", "newton_tolerance", "linear_solver", "initial_equilibrium"};
 inline constexpr std::array<std::string_view, 6> sensor{"name", "node", "element", "quantity", "component", "frame"};
 
 /// The keys allowed in the mapping at `context`; empty for free-form mappings (`parameters`)

@@ -136,8 +136,20 @@ NewtonReport Newton::solve(const fem::StepState& context, Vec u) {
   failure_ = nullptr;
   domain_message_.clear();
   last_correction_ = 0.0;
-  check(SNESSolve(snes_, nullptr, u), "SNESSolve");
+  // A failed factorization (MUMPS on a singular Jacobian) comes back as an error code, not as a
+  // divergence reason: report it as a failed iteration, so the step is cut and, if it keeps
+  // failing, the run ends with a message, instead of a PETSc traceback.
+  check(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr), "PetscPushErrorHandler");
+  const PetscErrorCode solved = SNESSolve(snes_, nullptr, u);
+  check(PetscPopErrorHandler(), "PetscPopErrorHandler");
   if (failure_) std::rethrow_exception(failure_);
+  if (solved != 0) {
+    NewtonReport failed;
+    failed.converged = false;
+    failed.reason = "the linear solver failed: singular Jacobian (a mechanism, a body without support or "
+                    "inertia, or redundant constraints)";
+    return failed;
+  }
   SNESConvergedReason reason{};
   check(SNESGetConvergedReason(snes_, &reason), "SNESGetConvergedReason");
   NewtonReport report;

@@ -70,9 +70,11 @@ void TimeIntegrator::predict(double h, Vec u) const {
   check(VecRestoreArray(u, &a), "VecRestoreArray");
 }
 
-void TimeIntegrator::commit(double t, double h, Vec u) {
+void TimeIntegrator::commit(double t, double h, Vec u) { commit(context(t, h), u); }
+
+void TimeIntegrator::commit(fem::StepState s, Vec u) {
+  const double h = s.h;
   tableau_->gather_all(u, full_solution_);
-  fem::StepState s = context(t, h);
   s.trial = full_solution_;
   s.map = &tableau_->global_map();
   fem::StepWork w;
@@ -101,6 +103,45 @@ void TimeIntegrator::commit(double t, double h, Vec u) {
     if (!is_static) state.angular_velocity = 2.0 * phi / h - q * state.angular_velocity;
     state.orientation = (q * state.orientation).normalized();
   }
+}
+
+void TimeIntegrator::solve_initial_equilibrium(Vec u) {
+  // Raise the loads in increments of the load factor: start with all of it, halve on failure,
+  // double again after two successes. Work and energy are not tallied: the run starts here.
+  const double min_increment = 1.0 / 4096;
+  double lambda = 0.0, increment = 1.0;
+  int successes = 0;
+  while (lambda < 1.0) {
+    fem::StepState s = context(0.0, 0.0);
+    s.scheme = fem::TimeScheme::Static;
+    s.load_factor = std::min(1.0, lambda + increment);
+    check(VecZeroEntries(u), "VecZeroEntries");
+    const NewtonReport rep = newton_.solve(s, u);
+    stats_.newton_iterations += rep.iterations;
+    if (!rep.converged) {
+      ++stats_.cut_steps;
+      increment *= 0.5;
+      successes = 0;
+      if (increment < min_increment) {
+        std::string msg = format("initial equilibrium: Newton failed at load factor %.6g (", s.load_factor);
+        msg += rep.reason + ")";
+        if (!rep.largest_owner.empty()) msg += "; largest residual in " + rep.largest_owner;
+        msg += "; the loads at t = 0 may have no static equilibrium (a mechanism, a free body)";
+        throw SolverFailure(msg, 0.0);
+      }
+      continue;
+    }
+    const fem::StepWork before = work_;
+    commit(s, u);
+    work_ = before;
+    lambda = s.load_factor;
+    ++stats_.equilibrium_increments;
+    if (++successes >= 2) {
+      increment = std::min(1.0, 2.0 * increment);
+      successes = 0;
+    }
+  }
+  last_increment_h_ = 0.0;  // the time steps start their predictor afresh
 }
 
 EnergyRecord TimeIntegrator::energy(double t) const {
@@ -158,6 +199,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   const assembly::VecHandle u = tableau_->create_vector();
 
   double t = 0.0;
+  if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) solve_initial_equilibrium(u);
   const EnergyRecord e0 = energy(0.0);
   auto emit = [&](long step, const EnergyRecord& e) {
     if (rank_ == 0) observer.on_frame(Frame{t, step, model_, states_, e});

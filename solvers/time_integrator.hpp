@@ -30,6 +30,7 @@ class SolverFailure : public std::runtime_error {
 
 struct RunStatistics {
   long steps = 0;              ///< converged time elements
+  long equilibrium_increments = 0;  ///< load increments of the initial static equilibrium
   long cut_steps = 0;          ///< failed attempts answered by halving h
   long newton_iterations = 0;
   NewtonCounters newton;
@@ -69,6 +70,10 @@ class TimeIntegrator {
   [[nodiscard]] fem::StepState context(double t, double h) const;
   void predict(double h, Vec u) const;
   void commit(double t, double h, Vec u);
+  void commit(fem::StepState s, Vec u);
+  /// Static equilibrium at t = 0 with the loads raised from 0 to 1 (AnalysisSettings::
+  /// initial_equilibrium); moves the states there, keeps their velocities.
+  void solve_initial_equilibrium(Vec u);
   [[nodiscard]] EnergyRecord energy(double t) const;
   void collect_factorization_counts();
 
