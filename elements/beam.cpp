@@ -142,6 +142,13 @@ Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 1
          G.transpose() * damping;
 }
 
+/// The element's unknowns u = (Δx_a, φ_a, Δx_b, φ_b) at the trial state.
+Vec12 step_unknowns(const fem::StepState& s, const std::array<NodeId, 2>& n) {
+  Vec12 u;
+  u << s.increment(n[0]), s.rotation_increment(n[0]), s.increment(n[1]), s.rotation_increment(n[1]);
+  return u;
+}
+
 Configuration<double> configuration(std::span<const fem::NodeState> states, const std::array<NodeId, 2>& n) {
   const fem::NodeState& a = states[n[0].index];
   const fem::NodeState& b = states[n[1].index];
@@ -202,9 +209,7 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
   Start st;
   st.q = configuration(s.committed, nodes_);
   st.eps = local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
-  Vec12 u;
-  u << s.increment(nodes_[0]), s.rotation_increment(nodes_[0]), s.increment(nodes_[1]),
-      s.rotation_increment(nodes_[1]);
+  const Vec12 u = step_unknowns(s, nodes_);
   const std::array<fem::BlockId, 4> blocks{displacement_[0], rotation_[0], displacement_[1], rotation_[1]};
   if (j.wanted()) {
     const auto x = ad::variables<12>(u);
@@ -255,14 +260,13 @@ void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& 
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   if (section_.damping_time == 0.0 || s.scheme == fem::TimeScheme::Static) return;
   // Exactly what the damping force Gᵀ η K Δε / h did over the step, since G u = Δε.
-  const Strains eps0 = strains(s.committed);
-  std::vector<fem::NodeState> end(s.committed.begin(), s.committed.end());
-  for (const NodeId n : nodes_) {
-    end[n.index].position = s.position_end(n);
-    end[n.index].orientation =
-        fem::quaternion_from_rotation_vector(s.rotation_increment(n)) * s.at_start(n).orientation;
-  }
-  const Strains delta = strains(end) - eps0;
+  const Geometry g = geometry_of(L_, offset_);
+  Start st;
+  st.q = configuration(s.committed, nodes_);
+  const Vec12 u = step_unknowns(s, nodes_);
+  const Configuration<double> end = along_step(st, u, 1.0);
+  const Strains delta = local_deformations<double>(end.xa, end.xb, end.Ra, end.Rb, g) -
+                        local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
   w.dissipated += section_.damping_time / s.h * delta.dot(K_ * delta);
 }
 
