@@ -20,8 +20,9 @@
 /// f = Gᵀ K ½(ε_n + ε_{n+1}) with G a discrete gradient of ε(u) in Gonzalez's form,
 ///   G = B_m + (Δε − B_m u) (M u)ᵀ / (uᵀ M u),   B_m = ∂ε/∂u at u/2,
 /// M = diag(1/L², 1, 1/L², 1); G u = Δε exactly, so f · u = W_{n+1} − W_n: the beam neither gains
-/// nor loses energy (to round-off; the correction is dropped when uᵀMu < 1e-24, where its size
-/// is below round-off). Trapezoidal: f = ½ (B_0ᵀ K ε_n + B_uᵀ K ε_{n+1}). Kelvin–Voigt damping
+/// nor loses energy (to round-off; the correction is dropped when uᵀMu < 1e-12, where its size
+/// is below round-off). The correction direction M u is not orthogonal to rigid motions, so
+/// linear and angular momentum are kept only to O(h |σ| |u|²) per step, not exactly. Trapezoidal: f = ½ (B_0ᵀ K ε_n + B_uᵀ K ε_{n+1}). Kelvin–Voigt damping
 /// adds Gᵀ (η K) Δε/h, which dissipates exactly Δεᵀ η K Δε / h ≥ 0 per step.
 /// Static: f = B_uᵀ K ε_{n+1}.
 /// Mass: lumped, ρA L/2 and the rotary inertia (L/2) diag(ρJ, ρI_y, ρI_z) in section axes at

@@ -19,13 +19,14 @@ struct TrialState {
   std::vector<fem::NodeState> committed;
   double t_n = 0.0, h = 0.1;
   fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
+  double load_factor = 1.0;  ///< static stamping only (fem::StepState::load_factor)
 
   explicit TrialState(const fem::Model& m)
       : map(m.registry.sequential_numbering()),
         trial(static_cast<std::size_t>(m.registry.n_free_dofs()), 0.0),
         committed(m.initial_state) {}
   [[nodiscard]] fem::StepState view(const fem::Model& m) const {
-    return fem::StepState{t_n, h, scheme, m.nodes, committed, trial, &map};
+    return fem::StepState{t_n, h, scheme, m.nodes, committed, trial, &map, load_factor};
   }
 };
 

@@ -1,0 +1,430 @@
+// Co-rotational beam (elements/beam.hpp): exact tangent for every scheme, rigid-motion and
+// node-order invariance, the discrete energy identity of the midpoint force, the linear
+// (Timoshenko) limit of a cantilever, and conservation in a free-free dynamic run.
+#include "elements/beam.hpp"
+#include "elements/nodal_load.hpp"
+
+#include "support/dense_newton.hpp"
+#include "support/tangent_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace catena::elements {
+namespace {
+
+using fem::Mat3;
+using fem::Quaternion;
+using fem::Vec3;
+using testing::TrialState;
+
+constexpr double pi = 3.14159265358979323846;
+
+/// "n3": a name with an index (appending avoids a GCC 12 -Wrestrict false positive on "n" + string).
+std::string indexed(const char* prefix, int k) {
+  std::string s(prefix);
+  s += std::to_string(k);
+  return s;
+}
+
+/// A section whose stiffness terms all stamp Jacobian entries of comparable size (L ≈ 1.5), so a
+/// wrong term cannot hide under a larger one.
+BeamSection test_section(double damping_time = 0.0, bool with_mass = true) {
+  BeamSection s;
+  s.EA = 8.0;
+  s.GAy = 6.0;
+  s.GAz = 5.0;
+  s.GJ = 1.5;
+  s.EIy = 2.0;
+  s.EIz = 3.0;
+  if (with_mass) {
+    s.rhoA = 0.4;
+    s.rhoJ = 0.05;
+    s.rhoIy = 0.03;
+    s.rhoIz = 0.04;
+  }
+  s.damping_time = damping_time;
+  return s;
+}
+
+Mat3 rotation(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+
+/// Two frame nodes with non-trivial initial triads (so the section offsets C are not identity),
+/// a beam a→b, and optionally the same beam b→a.
+struct BeamModel {
+  fem::Model model;
+  fem::NodeId a, b;
+  Beam* beam = nullptr;
+  Beam* reversed = nullptr;
+  explicit BeamModel(const BeamSection& section, bool with_reversed = false,
+                     const Vec3& gravity = Vec3(0.3, -0.5, -9.81)) {
+    a = model.add_node("a", Vec3(0.1, -0.2, 0.3), fem::NodeKind::Frame);
+    b = model.add_node("b", Vec3(1.3, 0.4, -0.5), fem::NodeKind::Frame);
+    model.initial_state[0].orientation = testing::quat(rotation(0.7, Vec3(1, -2, 0.5)));
+    model.initial_state[1].orientation = testing::quat(rotation(-1.1, Vec3(0.3, 1, 2)));
+    const Vec3 orientation(0.2, 1.0, 0.3);
+    beam = &model.add_element<Beam>("ab", model.nodes, model.initial_state, a, b, section, orientation, gravity);
+    if (with_reversed)
+      reversed =
+          &model.add_element<Beam>("ba", model.nodes, model.initial_state, b, a, section, orientation, gravity);
+  }
+};
+
+/// Applies a rigid motion x → Q x + t, R → Q R to node states.
+std::vector<fem::NodeState> moved_rigidly(std::vector<fem::NodeState> states, const Mat3& Q, const Vec3& t) {
+  for (fem::NodeState& s : states) {
+    s.position = Q * s.position + t;
+    s.orientation = (Quaternion(Q) * s.orientation).normalized();
+    s.velocity = Q * s.velocity;
+    s.angular_velocity = Q * s.angular_velocity;
+  }
+  return states;
+}
+
+/// A bent and twisted state (end triads turned by up to `bend` rad, node b moved), turned as a
+/// whole by ~2 rad about a skew axis, with velocities for the inertia terms.
+std::vector<fem::NodeState> deformed_state(const fem::Model& m, std::mt19937& rng, double bend = 0.3) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<fem::NodeState> s = m.initial_state;
+  for (fem::NodeState& n : s) {
+    n.orientation = (Quaternion(testing::random_rotation(rng, bend)) * n.orientation).normalized();
+    n.velocity = Vec3(u(rng), u(rng), u(rng));
+    n.angular_velocity = Vec3(u(rng), u(rng), u(rng));
+  }
+  s[1].position += 0.1 * Vec3(u(rng), u(rng), u(rng));
+  return moved_rigidly(s, rotation(2.0 + 0.1 * u(rng), Vec3(1, 2, -1)), Vec3(0.5, -1.0, 2.0));
+}
+
+void set_random(TrialState& s, std::mt19937& rng, double size) {
+  std::uniform_real_distribution<double> u(-size, size);
+  for (double& x : s.trial) x = u(rng);
+}
+
+Eigen::VectorXd trial_vector(const TrialState& s) {
+  return Eigen::Map<const Eigen::VectorXd>(s.trial.data(), static_cast<Eigen::Index>(s.trial.size()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Tangent
+
+/// Row-wise central-difference check of the full 12×12 Jacobian (internal force, damping,
+/// lumped inertia and weight) over several random states and increments of the given size.
+void check_beam_tangent(fem::TimeScheme scheme, double damping_time, double increment, bool deformed,
+                        unsigned seed) {
+  std::mt19937 rng(seed);
+  double worst = 0.0;
+  for (int trial = 0; trial < 6; ++trial) {
+    BeamModel bm(test_section(damping_time));
+    TrialState s(bm.model);
+    s.scheme = scheme;
+    s.h = 0.5;  // inertia 2m/h² comparable with the stiffness entries
+    if (deformed) s.committed = deformed_state(bm.model, rng);
+    set_random(s, rng, increment);
+    // Tiny increments: a step that keeps uᵀMu below the correction threshold on both sides.
+    const double fd_step = increment < 1e-6 ? 1e-9 : 1e-6;
+    const testing::TangentCheck c = testing::compare_rowwise(bm.model, *bm.beam, s, fd_step);
+    EXPECT_LT(c.max_relative_error, 1e-6) << "trial " << trial << ": " << c.worst;
+    worst = std::max(worst, c.max_relative_error);
+  }
+  ::testing::Test::RecordProperty("worst_relative_error", testing::sci(worst));
+}
+
+TEST(BeamTangent, MidpointLargeRotationLargeIncrement) { check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 0.6, true, 1); }
+TEST(BeamTangent, MidpointLargeRotationModerateIncrement) {
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 0.05, true, 2);
+}
+TEST(BeamTangent, MidpointLargeRotationTinyIncrement) {
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-9, true, 3);
+}
+TEST(BeamTangent, MidpointUndeformedModerateIncrement) {
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 0.1, false, 4);
+}
+TEST(BeamTangent, MidpointDampedLargeRotation) {
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 0.4, true, 5);
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 0.05, true, 6);
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 1e-9, true, 7);
+}
+TEST(BeamTangent, TrapezoidalLargeRotation) {
+  check_beam_tangent(fem::TimeScheme::Trapezoidal, 0.0, 0.6, true, 8);
+  check_beam_tangent(fem::TimeScheme::Trapezoidal, 0.0, 0.05, true, 9);
+  check_beam_tangent(fem::TimeScheme::Trapezoidal, 0.0, 1e-9, true, 10);
+}
+TEST(BeamTangent, TrapezoidalDampedLargeRotation) {
+  check_beam_tangent(fem::TimeScheme::Trapezoidal, 0.3, 0.4, true, 11);
+  check_beam_tangent(fem::TimeScheme::Trapezoidal, 0.3, 1e-9, true, 12);
+}
+TEST(BeamTangent, StaticLargeRotation) {
+  check_beam_tangent(fem::TimeScheme::Static, 0.0, 0.6, true, 13);
+  check_beam_tangent(fem::TimeScheme::Static, 0.0, 0.05, true, 14);
+  check_beam_tangent(fem::TimeScheme::Static, 0.0, 1e-9, true, 15);
+  check_beam_tangent(fem::TimeScheme::Static, 0.3, 0.1, false, 16);  // damping is ignored in statics
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Invariance
+
+TEST(Beam, RigidMotionGivesZeroStrainsAndEnergy) {
+  std::mt19937 rng(21);
+  BeamModel bm(test_section());
+  EXPECT_LT(bm.beam->strains(bm.model.initial_state).cwiseAbs().maxCoeff(), 1e-14);
+  for (int trial = 0; trial < 50; ++trial) {
+    const Mat3 Q = testing::random_rotation(rng, 3.1);
+    const std::vector<fem::NodeState> moved = moved_rigidly(bm.model.initial_state, Q, Vec3(5.0, -3.0, 7.0));
+    EXPECT_LT(bm.beam->strains(moved).cwiseAbs().maxCoeff(), 1e-12) << "trial " << trial;
+    EXPECT_LT(bm.beam->strain_energy(moved), 1e-22) << "trial " << trial;
+  }
+}
+
+TEST(Beam, RigidlyRotatedBentStateKeepsStrainsAndEnergy) {
+  std::mt19937 rng(22);
+  BeamModel bm(test_section());
+  for (int trial = 0; trial < 50; ++trial) {
+    const std::vector<fem::NodeState> bent = deformed_state(bm.model, rng, 0.8);
+    const auto eps = bm.beam->strains(bent);
+    const double W = bm.beam->strain_energy(bent);
+    ASSERT_GT(W, 1e-3);
+    const std::vector<fem::NodeState> moved =
+        moved_rigidly(bent, testing::random_rotation(rng, 3.1), Vec3(-2.0, 4.0, 1.0));
+    EXPECT_LT((bm.beam->strains(moved) - eps).cwiseAbs().maxCoeff(), 1e-10 * eps.cwiseAbs().maxCoeff())
+        << "trial " << trial;
+    EXPECT_NEAR(bm.beam->strain_energy(moved), W, 1e-10 * W) << "trial " << trial;
+  }
+}
+
+TEST(Beam, NodeOrderDoesNotMatter) {
+  std::mt19937 rng(23);
+  for (const fem::TimeScheme scheme : {fem::TimeScheme::Static, fem::TimeScheme::Midpoint}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      BeamModel bm(test_section(), /*with_reversed=*/true);
+      TrialState s(bm.model);
+      s.scheme = scheme;
+      s.committed = deformed_state(bm.model, rng, 0.6);
+      set_random(s, rng, 0.3);
+      const double W = bm.beam->strain_energy(s.committed);
+      EXPECT_NEAR(bm.reversed->strain_energy(s.committed), W, 1e-12 * W);
+      // Same model, same dofs: the nodal forces (and inertia) need no mapping.
+      const Eigen::VectorXd fab = testing::element_residual(bm.model, *bm.beam, s);
+      const Eigen::VectorXd fba = testing::element_residual(bm.model, *bm.reversed, s);
+      EXPECT_LT((fab - fba).cwiseAbs().maxCoeff(), 1e-10 * fab.cwiseAbs().maxCoeff())
+          << "scheme " << static_cast<int>(scheme) << ", trial " << trial << "\n"
+          << fab.transpose() << "\n"
+          << fba.transpose();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Discrete energy identity of the midpoint force
+
+/// f · u and W(end) − W(start) for the beam without mass (the residual is the internal force).
+struct WorkAndEnergy {
+  double work = 0.0, dW = 0.0, scale = 0.0, dissipated = 0.0;
+};
+WorkAndEnergy work_and_energy(double damping_time, fem::TimeScheme scheme, std::mt19937& rng, double size) {
+  BeamModel bm(test_section(damping_time, /*with_mass=*/false));
+  TrialState s(bm.model);
+  s.scheme = scheme;
+  s.h = 0.05;
+  s.committed = deformed_state(bm.model, rng, 0.5);
+  set_random(s, rng, size);
+  const Eigen::VectorXd f = testing::element_residual(bm.model, *bm.beam, s);
+  const std::vector<fem::NodeState> end = testing::end_states(bm.model, s);
+  WorkAndEnergy out;
+  out.work = f.dot(trial_vector(s));
+  const double W0 = bm.beam->strain_energy(s.committed), W1 = bm.beam->strain_energy(end);
+  out.dW = W1 - W0;
+  out.scale = std::abs(W0) + std::abs(W1);
+  fem::StepWork w;
+  bm.beam->add_step_work(s.view(bm.model), w);
+  out.dissipated = w.dissipated;
+  return out;
+}
+
+TEST(Beam, MidpointWorkEqualsStrainEnergyChange) {
+  std::mt19937 rng(31);
+  double worst = 0.0;
+  for (int trial = 0; trial < 100; ++trial) {
+    const WorkAndEnergy e = work_and_energy(0.0, fem::TimeScheme::Midpoint, rng, trial % 2 ? 0.5 : 0.02);
+    ASSERT_GT(e.scale, 1e-3);
+    EXPECT_NEAR(e.work, e.dW, 1e-10 * e.scale) << "trial " << trial;
+    worst = std::max(worst, std::abs(e.work - e.dW) / e.scale);
+  }
+  RecordProperty("worst_relative_error", testing::sci(worst));
+}
+
+TEST(Beam, MidpointDampedWorkIsEnergyChangePlusDissipation) {
+  std::mt19937 rng(32);
+  for (int trial = 0; trial < 50; ++trial) {
+    const WorkAndEnergy e = work_and_energy(0.2, fem::TimeScheme::Midpoint, rng, 0.4);
+    EXPECT_GT(e.dissipated, 1e-3 * e.scale) << "trial " << trial;
+    EXPECT_NEAR(e.work, e.dW + e.dissipated, 1e-10 * (e.scale + e.dissipated)) << "trial " << trial;
+  }
+}
+
+TEST(Beam, TrapezoidalForceDoesNotConserveStrainEnergy) {
+  // Control: the end-point average is not a discrete gradient.
+  std::mt19937 rng(33);
+  const WorkAndEnergy e = work_and_energy(0.0, fem::TimeScheme::Trapezoidal, rng, 0.5);
+  EXPECT_GT(std::abs(e.work - e.dW), 1e-4 * e.scale);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Linear limit: Timoshenko cantilever
+
+struct Cantilever {
+  fem::Model model;
+  std::vector<fem::NodeId> nodes;
+  double L = 2.0;
+  BeamSection section;
+  explicit Cantilever(int n) {
+    section.EA = 1.0e4;
+    section.GAy = 50.0;
+    section.GAz = 40.0;
+    section.GJ = 2.0;
+    section.EIy = 2.5;
+    section.EIz = 3.0;
+    for (int k = 0; k <= n; ++k)
+      nodes.push_back(model.add_node(indexed("n", k), Vec3(L * k / n, 0, 0), fem::NodeKind::Frame));
+    for (int c = 0; c < 3; ++c) {
+      model.fix(nodes[0], c);
+      model.fix_rotation(nodes[0], c);
+    }
+    for (int k = 0; k < n; ++k)
+      model.add_element<Beam>(indexed("e", k), model.nodes, model.initial_state, nodes[k], nodes[k + 1],
+                              section, Vec3(0, 1, 0), Vec3::Zero());
+  }
+  /// Static solution under the model's loads, from the initial state.
+  std::vector<fem::NodeState> solve() {
+    TrialState s(model);
+    s.scheme = fem::TimeScheme::Static;
+    s.h = 1.0;
+    testing::newton(model, s, 1e-15);
+    return testing::end_states(model, s);
+  }
+};
+
+std::array<fem::Expression, 3> constant_load(double x, double y, double z) {
+  const fem::ParameterTable p{{"X", x}, {"Y", y}, {"Z", z}};
+  return {fem::Expression("X", p), fem::Expression("Y", p), fem::Expression("Z", p)};
+}
+
+TEST(Beam, CantileverTipLoadGivesTimoshenkoDeflection) {
+  Cantilever c(10);
+  const double P = 1e-5;
+  c.model.add_element<NodalLoad>("P", c.model.nodes, c.nodes.back(), constant_load(0, P, 0));
+  const std::vector<fem::NodeState> end = c.solve();
+  const double tip = end[c.nodes.back().index].position.y();
+  const double expected = P * std::pow(c.L, 3) / (3 * c.section.EIz) + P * c.L / c.section.GAy;
+  RecordProperty("relative_error", testing::sci(std::abs(tip / expected - 1)));
+  EXPECT_NEAR(tip, expected, 1e-3 * expected);
+  // The tip load bends about z only.
+  EXPECT_LT(std::abs(end[c.nodes.back().index].position.z()), 1e-12 * expected);
+}
+
+TEST(Beam, CantileverTipMomentGivesRotationMLOverEI) {
+  Cantilever c(10);
+  const double M = 1e-4;
+  c.model.add_element<NodalLoad>("M", c.model.nodes, c.nodes.back(), constant_load(0, 0, M), LoadKind::Moment);
+  const std::vector<fem::NodeState> end = c.solve();
+  const Vec3 tip = fem::rotation_vector(end[c.nodes.back().index].orientation);
+  const double expected = M * c.L / c.section.EIz;
+  RecordProperty("relative_error", testing::sci(std::abs(tip.z() / expected - 1)));
+  EXPECT_NEAR(tip.z(), expected, 1e-6 * expected);
+  EXPECT_LT(std::abs(tip.x()) + std::abs(tip.y()), 1e-9 * expected);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. Free-free beam: energy and momenta over a dynamic run
+
+/// Drifts over a run of a free-free beam of 4 elements (lumped mass and rotary inertia): a rigid
+/// spin about a skew axis plus a bending and twisting velocity, Midpoint scheme, dense Newton.
+struct FreeFreeRun {
+  double energy_drift = 0.0;    ///< max |ΔE| / E0, E = kinetic + strain
+  double momentum_drift = 0.0;  ///< max |Δp| / Σ m_k |v_k|
+  double angular_momentum_drift = 0.0;  ///< max |ΔL| / (Σ m_k |x_k| |v_k| + |L0|)
+  double max_strain_fraction = 0.0;     ///< max strain energy / E0
+};
+
+FreeFreeRun free_free_run(int steps) {
+  const int n = 4;
+  const double L = 2.0;
+  fem::Model m;
+  BeamSection sec;
+  sec.EA = 200.0;
+  sec.GAy = 80.0;
+  sec.GAz = 70.0;
+  sec.GJ = 3.0;
+  sec.EIy = 4.0;
+  sec.EIz = 5.0;
+  sec.rhoA = 1.0;
+  sec.rhoJ = 0.02;
+  sec.rhoIy = 0.01;
+  sec.rhoIz = 0.015;
+  std::vector<fem::NodeId> nodes;
+  for (int k = 0; k <= n; ++k)
+    nodes.push_back(m.add_node(indexed("n", k), Vec3(L * k / n, 0.1 * k, 0), fem::NodeKind::Frame));
+  for (int k = 0; k < n; ++k)
+    m.add_element<Beam>(indexed("e", k), m.nodes, m.initial_state, nodes[k], nodes[k + 1], sec, Vec3(0, 0.3, 1),
+                        Vec3::Zero());
+  const Vec3 omega(0.4, -0.7, 1.5), v0(0.2, -0.1, 0.3), centre(1.0, 0.2, 0.0);
+  for (int k = 0; k <= n; ++k) {
+    fem::NodeState& st = m.initial_state[static_cast<std::size_t>(k)];
+    const double xi = static_cast<double>(k) / n;
+    st.velocity = v0 + omega.cross(st.position - centre) + Vec3(0, 0.3, 0.8) * std::cos(pi * xi);
+    st.angular_velocity = omega + Vec3(0.5 * std::sin(pi * xi), 0.4 * pi / L * std::sin(pi * xi), 0.2);
+  }
+  TrialState s(m);
+  s.h = 0.01;
+  const fem::StateEnergy e0 = testing::model_energy(m, s.committed);
+  double p_scale = 0.0, l_scale = e0.angular_momentum.norm();
+  for (std::size_t k = 0; k < m.nodes.size(); ++k) {
+    const double mk = (k == 0 || k == m.nodes.size() - 1 ? 0.5 : 1.0) * sec.rhoA * L / n;
+    p_scale += mk * s.committed[k].velocity.norm();
+    l_scale += mk * s.committed[k].velocity.norm() * s.committed[k].position.norm();
+  }
+  const double E0 = e0.kinetic + e0.strain;
+  FreeFreeRun out;
+  for (int step = 0; step < steps; ++step) {
+    testing::predict(m, s);
+    testing::newton(m, s, 1e-13);
+    testing::commit(m, s);
+    const fem::StateEnergy e = testing::model_energy(m, s.committed);
+    out.energy_drift = std::max(out.energy_drift, std::abs(e.kinetic + e.strain - E0) / E0);
+    out.momentum_drift = std::max(out.momentum_drift, (e.momentum - e0.momentum).norm() / p_scale);
+    out.angular_momentum_drift =
+        std::max(out.angular_momentum_drift, (e.angular_momentum - e0.angular_momentum).norm() / l_scale);
+    out.max_strain_fraction = std::max(out.max_strain_fraction, e.strain / E0);
+  }
+  return out;
+}
+
+TEST(Beam, FreeFreeMidpointRunConservesEnergy) {
+  const FreeFreeRun r = free_free_run(200);
+  RecordProperty("energy_drift", testing::sci(r.energy_drift));
+  RecordProperty("momentum_drift", testing::sci(r.momentum_drift));
+  RecordProperty("angular_momentum_drift", testing::sci(r.angular_momentum_drift));
+  EXPECT_GT(r.max_strain_fraction, 1e-2);  // the beam really bends
+  EXPECT_LT(r.energy_drift, 1e-9);
+  // Guard only: the momenta are NOT exact (about 2e-7 after 200 steps), see the disabled test below.
+  EXPECT_LT(r.momentum_drift, 1e-5);
+  EXPECT_LT(r.angular_momentum_drift, 1e-5);
+}
+
+// Known gap of the beam's midpoint force (elements/beam.hpp): the Gonzalez correction
+// (Δε − B_m u)(M u)ᵀ/(uᵀ M u) is not orthogonal to the rigid modes of the midpoint configuration
+// (M u has a net translation and rotation), so its force has a nonzero resultant and moment and
+// linear and angular momentum drift by O(h |σ| |u|²) per step (measured: ~1.6e-7 and ~2e-7
+// relative after 200 steps here). With the correction switched off both are exact to round-off
+// but the energy drifts (7e-7). An energy- and momentum-exact force needs a reformulation (the
+// exact rigid step u is not a rigid mode of the midpoint configuration because positions move on
+// chords while triads turn by exp(φ), so no smooth correction can satisfy both). Enable when fixed.
+TEST(Beam, DISABLED_FreeFreeMidpointRunConservesMomentaExactly) {
+  const FreeFreeRun r = free_free_run(200);
+  EXPECT_LT(r.momentum_drift, 1e-9);
+  EXPECT_LT(r.angular_momentum_drift, 1e-9);
+}
+
+}  // namespace
+}  // namespace catena::elements

@@ -1,0 +1,154 @@
+#pragma once
+// Small dense time stepping without PETSc, for element tests with frame nodes: the residual and
+// Jacobian of every element of a model through dense sinks, a plain Newton over one time element,
+// the commit the time integrator performs, energy sums, and a row-wise tangent check.
+#include "fem/rotation.hpp"
+#include "support/tangent_check.hpp"
+
+#include <Eigen/LU>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace catena::testing {
+
+/// Residual and Jacobian of all elements of the model at the trial state.
+struct ModelStamp {
+  Eigen::VectorXd r;
+  Eigen::MatrixXd J;
+};
+
+inline ModelStamp stamp_model(const fem::Model& m, const TrialState& s) {
+  const int n = static_cast<int>(s.trial.size());
+  fem::DenseResidual r(s.map, n);
+  fem::DenseJacobian j(s.map, n);
+  const fem::StepState v = s.view(m);
+  for (const auto& e : m.elements) e->stamp(v, r, j);
+  return {r.r, j.J};
+}
+
+/// Writes a 3-vector into the trial values of a block (fixed components are skipped).
+inline void set_block(TrialState& s, fem::BlockId b, const fem::Vec3& v) {
+  const auto dofs = s.map.dofs(b);
+  for (int i = 0; i < 3; ++i)
+    if (dofs[i] != fem::fixed_dof) s.trial[static_cast<std::size_t>(dofs[i])] = v[i];
+}
+
+/// The time integrator's predictor: Δx = h v_n, φ = h ω_n (zero in statics).
+inline void predict(const fem::Model& m, TrialState& s) {
+  std::fill(s.trial.begin(), s.trial.end(), 0.0);
+  if (s.scheme == fem::TimeScheme::Static) return;
+  for (std::size_t k = 0; k < m.nodes.size(); ++k) {
+    set_block(s, m.nodes[k].displacement, s.h * s.committed[k].velocity);
+    if (m.nodes[k].rotation.valid()) set_block(s, m.nodes[k].rotation, s.h * s.committed[k].angular_velocity);
+  }
+}
+
+struct NewtonResult {
+  int iterations = 0;
+  double last_correction = 0.0;  ///< max |δu| of the last iteration
+};
+
+/// Newton on the trial unknowns until the largest correction is below `tol` (absolute); throws
+/// when it does not get there within `max_iterations`.
+inline NewtonResult newton(const fem::Model& m, TrialState& s, double tol = 1e-13, int max_iterations = 30) {
+  NewtonResult out;
+  for (int it = 1; it <= max_iterations; ++it) {
+    const ModelStamp st = stamp_model(m, s);
+    const Eigen::VectorXd du = st.J.partialPivLu().solve(-st.r);
+    for (std::size_t i = 0; i < s.trial.size(); ++i) s.trial[i] += du[static_cast<Eigen::Index>(i)];
+    out.iterations = it;
+    out.last_correction = du.cwiseAbs().maxCoeff();
+    if (!(out.last_correction == out.last_correction)) throw std::runtime_error("Newton: NaN");
+    if (out.last_correction < tol) return out;
+  }
+  throw std::runtime_error("Newton did not converge, last correction " + std::to_string(out.last_correction));
+}
+
+/// The node states at the end of the step, as the time integrator commits them:
+/// x += Δx, v = 2Δx/h − v, q = quat(φ) q (normalized), ω = 2φ/h − exp(φ) ω (no velocities in statics).
+inline std::vector<fem::NodeState> end_states(const fem::Model& m, const TrialState& s) {
+  const fem::StepState v = s.view(m);
+  std::vector<fem::NodeState> out = s.committed;
+  const bool is_static = s.scheme == fem::TimeScheme::Static;
+  for (std::size_t k = 0; k < m.nodes.size(); ++k) {
+    const fem::NodeId id{static_cast<std::int32_t>(k)};
+    fem::NodeState& st = out[k];
+    const fem::Vec3 dx = v.increment(id);
+    st.position += dx;
+    if (!is_static) st.velocity = 2.0 * dx / s.h - st.velocity;
+    if (!m.nodes[k].rotation.valid()) continue;
+    const fem::Vec3 phi = v.rotation_increment(id);
+    const fem::Quaternion q = fem::quaternion_from_rotation_vector(phi);
+    if (!is_static) st.angular_velocity = 2.0 * phi / s.h - q * st.angular_velocity;
+    st.orientation = (q * st.orientation).normalized();
+  }
+  return out;
+}
+
+/// Commits the converged step and moves to the next time element.
+inline void commit(const fem::Model& m, TrialState& s) {
+  s.committed = end_states(m, s);
+  s.t_n += s.h;
+}
+
+inline fem::StateEnergy model_energy(const fem::Model& m, const std::vector<fem::NodeState>& states) {
+  fem::StateEnergy e;
+  for (const auto& el : m.elements) el->add_energy(states, e);
+  return e;
+}
+
+inline fem::StepWork model_step_work(const fem::Model& m, const TrialState& s) {
+  fem::StepWork w;
+  const fem::StepState v = s.view(m);
+  for (const auto& el : m.elements) el->add_step_work(v, w);
+  return w;
+}
+
+/// Central differences of the element residual against its Jacobian; each entry's error is
+/// relative to the largest Jacobian entry of its row (stricter than the whole-matrix scale of
+/// compare_with_central_differences when rows of very different size are mixed).
+inline TangentCheck compare_rowwise(const fem::Model& m, const fem::Element& e, TrialState s, double h = 1e-6) {
+  const Eigen::MatrixXd J = element_jacobian(m, e, s);
+  Eigen::MatrixXd fd(J.rows(), J.cols());
+  for (std::size_t c = 0; c < s.trial.size(); ++c) {
+    const double u = s.trial[c];
+    const double step = h * std::max(1.0, std::abs(u));
+    s.trial[c] = u + step;
+    const Eigen::VectorXd rp = element_residual(m, e, s);
+    s.trial[c] = u - step;
+    const Eigen::VectorXd rm = element_residual(m, e, s);
+    s.trial[c] = u;
+    fd.col(static_cast<Eigen::Index>(c)) = (rp - rm) / (2 * step);
+  }
+  TangentCheck out;
+  for (Eigen::Index r = 0; r < J.rows(); ++r) {
+    const double scale = std::max(J.row(r).cwiseAbs().maxCoeff(), 1e-300);
+    for (Eigen::Index c = 0; c < J.cols(); ++c) {
+      const double err = std::abs(fd(r, c) - J(r, c)) / scale;
+      if (err > out.max_relative_error) {
+        out.max_relative_error = err;
+        std::ostringstream w;
+        w << "row " << r << ", column " << c << ": analytic " << J(r, c) << ", central difference " << fd(r, c)
+          << " (row scale " << scale << ")";
+        out.worst = w.str();
+      }
+    }
+  }
+  return out;
+}
+
+/// A measured number for RecordProperty ("1.23e-11").
+inline std::string sci(double x) {
+  std::ostringstream o;
+  o << std::scientific << std::setprecision(2) << x;
+  return o.str();
+}
+
+inline fem::Quaternion quat(const fem::Mat3& R) { return fem::Quaternion(R).normalized(); }
+
+}  // namespace catena::testing
