@@ -84,35 +84,64 @@ struct Start {
   Strains eps;
 };
 
-/// The configuration reached by a fraction c of the step u = (Δx_a, φ_a, Δx_b, φ_b).
+enum class Instant { Middle, End };
+
+/// The configuration in the middle or at the end of the step u = (Δx_a, b_a, Δx_b, b_b):
+/// positions on the chords, triads turned by half the step's angle or by all of it.
 template <class S>
-Configuration<S> along_step(const Start& st, const Eigen::Matrix<S, 12, 1>& u, double c) {
+Configuration<S> along_step(const Start& st, const Eigen::Matrix<S, 12, 1>& u, Instant at) {
   using V = ad::Vec3T<S>;
+  const double c = at == Instant::Middle ? 0.5 : 1.0;
+  auto turn = [at](const V& b) { return at == Instant::Middle ? fem::half_step_rotation(b) : fem::step_rotation(b); };
   Configuration<S> q;
   q.xa = st.q.xa.cast<S>() + c * V(u.template segment<3>(0));
   q.xb = st.q.xb.cast<S>() + c * V(u.template segment<3>(6));
-  q.Ra = fem::exp_map(V(c * V(u.template segment<3>(3)))) * st.q.Ra.cast<S>();
-  q.Rb = fem::exp_map(V(c * V(u.template segment<3>(9)))) * st.q.Rb.cast<S>();
+  q.Ra = turn(V(u.template segment<3>(3))) * st.q.Ra.cast<S>();
+  q.Rb = turn(V(u.template segment<3>(9))) * st.q.Rb.cast<S>();
   return q;
 }
 
-/// Below this uᵀMu the Gonzalez correction (of size |u|² relative) is dropped: it is then
-/// smaller than the round-off in Δε − B u that it would divide by uᵀMu.
-constexpr double correction_threshold = 1e-12;
+/// The part of the step u that is not an infinitesimal rigid motion of the midpoint
+/// configuration, in the metric M = diag(I/L², I, I/L², I): u minus its M-orthogonal projection
+/// on the rigid modes, the translations (t, 0, t, 0) and the rotations (θ × r_a, θ, θ × r_b, θ)
+/// about the chord's middle (r_a = −r_b = half the midpoint chord). The two families are
+/// M-orthogonal, and the rotations' Gram matrix 2I + (2/L²)(|r|² I − r rᵀ) has the inverse
+/// (I + r rᵀ/L²)/(2 + 2|r|²/L²).
+template <class S>
+Eigen::Matrix<S, 12, 1> deformational_part(const Start& st, const Eigen::Matrix<S, 12, 1>& u, double L) {
+  using V = ad::Vec3T<S>;
+  const V dxa = u.template segment<3>(0), ba = u.template segment<3>(3);
+  const V dxb = u.template segment<3>(6), bb = u.template segment<3>(9);
+  const V ra = 0.5 * (st.q.xa.cast<S>() - st.q.xb.cast<S>() + 0.5 * (dxa - dxb));
+  const double iL2 = 1.0 / (L * L);
+  const V t = 0.5 * (dxa + dxb);
+  const V moment = iL2 * ra.cross(V(dxa - dxb)) + ba + bb;
+  const V theta = (moment + iL2 * ra * ra.dot(moment)) / (2.0 + 2.0 * iL2 * ra.squaredNorm());
+  Eigen::Matrix<S, 12, 1> p;
+  p << dxa - t - theta.cross(ra), ba - theta, dxb - t + theta.cross(ra), bb - theta;
+  return p;
+}
 
-/// The discrete gradient G with G u = Δε (beam.hpp), from the gradient at the midpoint.
+/// Below this |u_d|²_M (dimensionless) the correction is dropped. It divides Δε − B u, whose
+/// round-off is ~1e-16 |ε|, by |u_d|: below |u_d| ~ 1e-7 that noise would reach the force and
+/// its Jacobian, while what is dropped, |Δε − B u| ≲ |u_d| |u|², costs at most ~1e-7 |u|² |σ| of
+/// energy in such a step (and nothing of momentum).
+constexpr double correction_threshold = 1e-14;
+
+/// The discrete gradient G of ε over the step (beam.hpp): G u = Δε and G w = 0 for every rigid
+/// mode w of the midpoint configuration.
 template <class S>
 Eigen::Matrix<S, Beam::n_strains, 12> discrete_gradient(const Start& st, const Eigen::Matrix<S, 12, 1>& u,
                                                         const Eigen::Matrix<S, Beam::n_strains, 1>& delta,
                                                         const Geometry& g) {
-  Eigen::Matrix<S, Beam::n_strains, 12> G = strains_and_gradient(along_step(st, u, 0.5), g).second;
-  Eigen::Matrix<S, 12, 1> Mu = u;
+  Eigen::Matrix<S, Beam::n_strains, 12> G = strains_and_gradient(along_step(st, u, Instant::Middle), g).second;
+  Eigen::Matrix<S, 12, 1> d = deformational_part(st, u, g.L);
   for (int k : {0, 6})
-    for (int i = 0; i < 3; ++i) Mu[k + i] /= g.L * g.L;
-  const S uMu = u.dot(Mu);
-  if (fem::scalar_value(uMu) > correction_threshold) {
+    for (int i = 0; i < 3; ++i) d[k + i] /= g.L * g.L;
+  const S du = d.dot(u);
+  if (fem::scalar_value(du) > correction_threshold) {
     const Eigen::Matrix<S, Beam::n_strains, 1> miss = delta - G * u;
-    G += (miss / uMu) * Mu.transpose();
+    G += (miss / du) * d.transpose();
   }
   return G;
 }
@@ -122,7 +151,7 @@ template <class S>
 Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 12, 1>& u, const Geometry& g,
                                        const StrainMatrix& K, double eta, fem::TimeScheme scheme, double h) {
   using E = Eigen::Matrix<S, Beam::n_strains, 1>;
-  const Configuration<S> end = along_step(st, u, 1.0);
+  const Configuration<S> end = along_step(st, u, Instant::End);
   const Eigen::Matrix<S, Beam::n_strains, Beam::n_strains> Ks = K.cast<S>();
   if (scheme == fem::TimeScheme::Static) {
     const auto [eps1, B1] = strains_and_gradient(end, g);
@@ -253,7 +282,8 @@ void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& 
   const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
   for (int k = 0; k < 2; ++k) {
     const Mat3 J_node = offset_[k] * J_section * offset_[k].transpose();
-    inertia::add_body_energy(states[nodes_[k].index], m, J_node, Vec3::Zero(), gravity_, reference_position_[k], e);
+    const fem::NodeState& n = states[nodes_[k].index];
+    inertia::add_body_energy(n, m, J_node, Vec3::Zero(), gravity_, reference_position_[k], e, n.velocity);
   }
 }
 
@@ -264,7 +294,7 @@ void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   Start st;
   st.q = configuration(s.committed, nodes_);
   const Vec12 u = step_unknowns(s, nodes_);
-  const Configuration<double> end = along_step(st, u, 1.0);
+  const Configuration<double> end = along_step(st, u, Instant::End);
   const Strains delta = local_deformations<double>(end.xa, end.xb, end.Ra, end.Rb, g) -
                         local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
   w.dissipated += section_.damping_time / s.h * delta.dot(K_ * delta);

@@ -16,18 +16,26 @@
 /// shear flexibility tied to bending (Φ = 12 EI/(GA L²): no shear locking):
 ///   (EI/(L(1+Φ))) [[4+Φ, 2−Φ], [2−Φ, 4+Φ]] per bending plane.
 ///
-/// Time integration. Unknowns u = (Δx_a, φ_a, Δx_b, φ_b). Midpoint: the internal force is
-/// f = Gᵀ K ½(ε_n + ε_{n+1}) with G a discrete gradient of ε(u) in Gonzalez's form,
-///   G = B_m + (Δε − B_m u) (M u)ᵀ / (uᵀ M u),   B_m = ∂ε/∂u at u/2,
-/// M = diag(1/L², 1, 1/L², 1); G u = Δε exactly, so f · u = W_{n+1} − W_n: the beam neither gains
-/// nor loses energy (to round-off; the correction is dropped when uᵀMu < 1e-12, where its size
-/// is below round-off). The correction direction M u is not orthogonal to rigid motions, so
-/// linear and angular momentum are kept only to O(h |σ| |u|²) per step, not exactly. Trapezoidal: f = ½ (B_0ᵀ K ε_n + B_uᵀ K ε_{n+1}). Kelvin–Voigt damping
+/// Time integration. Unknowns u = (Δx_a, b_a, Δx_b, b_b), b the nodes' Cayley vectors of the step
+/// (fem/step_rotation.hpp). Midpoint: the internal force is f = Gᵀ K ½(ε_n + ε_{n+1}) with G a
+/// discrete gradient of ε(u) in Gonzalez's form, made momentum-preserving:
+///   G = B_m + (Δε − B_m u) dᵀ / (dᵀ u),   d = M u_d,
+/// B_m = ∂ε/∂(δx_a, δθ_a, δx_b, δθ_b), the spatial gradient at the middle configuration (positions
+/// on the chords, triads turned by half the step's angle); M = diag(I/L², I, I/L², I); u_d the
+/// part of u M-orthogonal to the six rigid modes of the middle configuration (translations, and
+/// rotations θ with δx = θ × x_m, δθ = θ). Then G u = Δε exactly, so f · u = W_{n+1} − W_n: the beam
+/// neither gains nor loses energy; and G w = 0 for every rigid mode w (B_m w = 0 by invariance,
+/// dᵀ w = 0 by construction), so f has no resultant and no moment about the midpoint positions:
+/// linear and angular momentum are kept exactly. This needs the Cayley step: a finite rigid step
+/// is then itself a rigid mode of the middle configuration, so Δε − B_m u vanishes with u_d and
+/// the correction stays O(|u|²) (with exp, it would be O(1) for a spinning bent beam). The
+/// correction is dropped when |u_d|²_M < 1e-14 (beam.cpp, correction_threshold).
+/// Trapezoidal: f = ½ (B_0ᵀ K ε_n + B_uᵀ K ε_{n+1}). Kelvin–Voigt damping
 /// adds Gᵀ (η K) Δε/h, which dissipates exactly Δεᵀ η K Δε / h ≥ 0 per step.
 /// Static: f = B_uᵀ K ε_{n+1}.
 /// Mass: lumped, ρA L/2 and the rotary inertia (L/2) diag(ρJ, ρI_y, ρI_z) in section axes at
 /// each node, integrated as in RigidBody (energy–momentum); gravity on the lumped masses.
-/// Jacobians: exact, by nested forward automatic differentiation (Eigen's AutoDiffScalar).
+/// Jacobians: exact, by nested forward automatic differentiation (elements/dual.hpp).
 #include "fem/element.hpp"
 
 #include <array>

@@ -1,7 +1,7 @@
 #include "elements/nodal_load.hpp"
 
 #include "elements/autodiff.hpp"
-#include "fem/rotation.hpp"
+#include "fem/step_rotation.hpp"
 
 namespace catena::elements {
 
@@ -37,8 +37,12 @@ fem::Vec3 load_over_step(const NodalLoad& load, const fem::StepState& s) {
   return 0.5 * (load.value(s.t_n) + load.value(s.t_end()));
 }
 
-/// Fraction of the step's rotation at which follower axes are taken: the middle, or the end.
-double follower_instant(const fem::StepState& s) { return s.scheme == fem::TimeScheme::Static ? 1.0 : 0.5; }
+/// The node's rotation over the part of the step at which follower axes are taken: the middle
+/// (dynamics), or the end (statics).
+template <class T>
+fem::Mat3T<T> follower_rotation(const fem::StepState& s, const fem::Vec3T<T>& b) {
+  return s.scheme == fem::TimeScheme::Static ? fem::step_rotation(b) : fem::half_step_rotation(b);
+}
 
 }  // namespace
 
@@ -48,20 +52,20 @@ void NodalLoad::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::Jacobi
     r.add<3>(block_, fem::Vec3(-g));
     return;
   }
-  // Follower: −exp(c φ) R_n g, differentiated with respect to φ.
+  // Follower: −R' R_n g with R' the rotation up to the follower instant, differentiated with
+  // respect to the rotation unknown b.
   const fem::Mat3 R_n = s.at_start(node_).orientation.toRotationMatrix();
-  const auto phi = ad::variables<3>(fem::Vec3(follower_instant(s) * s.rotation_increment(node_)));
-  const Eigen::Matrix<ad::Dual<3>, 3, 1> f = -(fem::exp_map(phi) * ad::constant<ad::Dual<3>>(fem::Vec3(R_n * g)));
+  const auto b = ad::variables<3>(s.rotation_increment(node_));
+  const Eigen::Matrix<ad::Dual<3>, 3, 1> f =
+      -(follower_rotation(s, b) * ad::constant<ad::Dual<3>>(fem::Vec3(R_n * g)));
   r.add<3>(block_, fem::Vec3(ad::values(f)));
-  const fem::Mat3 J = follower_instant(s) * ad::jacobian(f);
-  j.add<3, 3>(block_, rotation_, J);
+  j.add<3, 3>(block_, rotation_, fem::Mat3(ad::jacobian(f)));
 }
 
 void NodalLoad::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   fem::Vec3 g = load_over_step(*this, s);
   if (axes_ == LoadAxes::Follower)
-    g = fem::exp_map(fem::Vec3(follower_instant(s) * s.rotation_increment(node_))) *
-        s.at_start(node_).orientation.toRotationMatrix() * g;
+    g = follower_rotation(s, s.rotation_increment(node_)) * s.at_start(node_).orientation.toRotationMatrix() * g;
   const fem::Vec3 path = kind_ == LoadKind::Force ? s.increment(node_) : s.rotation_increment(node_);
   w.external_work += g.dot(path);
 }

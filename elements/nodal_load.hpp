@@ -3,11 +3,12 @@
 /// a frame node, turning with it).
 /// Row: −ḡ on the node's force (or moment) balance, with ḡ the load over the step:
 ///   dead       ḡ = ½ (g(t_n) + g(t_{n+1}))                        (no Jacobian)
-///   follower   ḡ = R_m ½ (g(t_n) + g(t_{n+1})),  R_m = exp(φ/2) R_n  (Jacobian by automatic
+///   follower   ḡ = R_m ½ (g(t_n) + g(t_{n+1})),  R_m = R_n turned by half the step's angle
+///              (fem::half_step_rotation; Jacobian by automatic
 ///              differentiation; a follower load is not conservative, so any consistent average
 ///              will do, and this one is symmetric in time)
-/// Its work over a step, ḡ · Δx for a force and ḡ · φ for a moment (φ: the spatial rotation
-/// vector of the step, the work-conjugate of moments in Catena's balances), is the
+/// Its work over a step, ḡ · Δx for a force and ḡ · b for a moment (b: the step's Cayley vector,
+/// the work-conjugate of moments in Catena's balances, fem/step_rotation.hpp), is the
 /// `external_work` of energy.csv, so the balance holds for time-varying loads too.
 /// Static analysis: ḡ = g(t_{n+1}) (follower: R_{n+1} g).
 #include "fem/element.hpp"

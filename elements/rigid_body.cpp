@@ -1,6 +1,7 @@
 #include "elements/rigid_body.hpp"
 
 #include "elements/rigid_inertia.hpp"
+#include "fem/step_rotation.hpp"
 
 namespace catena::elements {
 
@@ -20,14 +21,33 @@ RigidBody::RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId 
 
 void RigidBody::declare(fem::UnknownRegistry& registry) { registry.couple({displacement_, rotation_}); }
 
+Vec3 RigidBody::centre_velocity(const fem::NodeState& n) const {
+  if (centre_velocity_) return *centre_velocity_;
+  return n.velocity + n.angular_velocity.cross(n.orientation * body_.offset);
+}
+
 void RigidBody::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
-  const inertia::BodyStart b =
-      inertia::body_start(s.at_start(node_), s.h, body_.mass, body_.inertia, body_.offset, gravity_);
+  const fem::NodeState& start = s.at_start(node_);
+  inertia::BodyStart b = inertia::body_start(start, s.h, body_.mass, body_.inertia, body_.offset, gravity_);
+  b.vc = centre_velocity(start);
   inertia::stamp_body(s, node_, b, r, j);
 }
 
+void RigidBody::commit(const fem::StepState& s) {
+  if (s.scheme == fem::TimeScheme::Static || body_.offset.isZero()) {
+    centre_velocity_.reset();
+    return;
+  }
+  const fem::NodeState& start = s.at_start(node_);
+  const Vec3 a_n = start.orientation * body_.offset;
+  const Vec3 a_1 = fem::step_rotation(s.rotation_increment(node_)) * a_n;
+  centre_velocity_ = 2.0 * (s.increment(node_) + a_1 - a_n) / s.h - centre_velocity(start);
+}
+
 void RigidBody::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
-  inertia::add_body_energy(states[node_.index], body_.mass, body_.inertia, body_.offset, gravity_, reference_centre_, e);
+  const fem::NodeState& n = states[node_.index];
+  inertia::add_body_energy(n, body_.mass, body_.inertia, body_.offset, gravity_, reference_centre_, e,
+                           centre_velocity(n));
 }
 
 }  // namespace catena::elements

@@ -1,18 +1,24 @@
 #pragma once
 /// Rigid body carried by a frame node: mass m, inertia tensor J_c about its centre of mass in the
 /// node's axes, centre of mass at offset c from the node (node axes), gravity.
-/// Unknowns touched: the node's Δx and φ (R_{n+1} = exp(φ) R_n, spatial rotation vector).
+/// Unknowns touched: the node's Δx and b (R_{n+1} = cay(b) R_n, fem/step_rotation.hpp).
 ///
-/// Inertia (both schemes) is an energy–momentum scheme in the sense of Simo & Wong (1991):
-///   rotation   (π_{n+1} − π_n)/h,  π = R J_c Rᵀ ω,  ω_{n+1} = 2φ/h − exp(φ) ω_n,
+/// Inertia is an energy–momentum scheme in the sense of Simo & Wong (1991):
+///   rotation   (π_{n+1} − π_n)/h,  π = R J_c Rᵀ ω,  ω_{n+1} = 2b/h − cay(b) ω_n,
 ///   translation of the centre x_c = x + R c:  m (v_{c,n+1} − v_{c,n})/h with
-///              v_{c,n+1} = 2 Δx_c/h − v_{c,n},  Δx_c = Δx + (exp(φ) − I) R_n c,
+///              v_{c,n+1} = 2 Δx_c/h − v_{c,n},  Δx_c = Δx + (cay(b) − I) R_n c,
 /// and the translational inertia and weight p acting on the offset become the node moment
-/// (R_n c) × (T(φ)ᵀ p), the exact work-conjugate of Δx_c in terms of (Δx, φ). Then the kinetic
-/// plus potential energy of a free body changes by exactly the work of the other forces on the
-/// node (f·Δx + m·φ), and a free body keeps its angular momentum about its centre.
+/// ½(a_n + a_{n+1}) × p (a = R c), the exact work-conjugate of Δx_c in terms of (Δx, b) by the
+/// chord identity of the Cayley map. Then the kinetic plus potential energy of a free body
+/// changes by exactly the work of the other forces on the node (f·Δx + m·b), and a free body keeps
+/// its linear and angular momentum.
+/// The centre moves by the midpoint rule, the node by its own (fem::advance); for c ≠ 0 the two
+/// velocities of the centre differ by O(h²), so the body keeps the centre velocity it integrates
+/// as its history (commit), and the node velocity is not used for it after the first step.
 /// Jacobian: exact, by forward automatic differentiation of the residual.
 #include "fem/element.hpp"
+
+#include <optional>
 
 namespace catena::elements {
 
@@ -34,6 +40,7 @@ class RigidBody final : public fem::Element {
   std::string_view kind() const override { return "rigid_body"; }
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
+  void commit(const fem::StepState& s) override;
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
 
   [[nodiscard]] NodeId node() const { return node_; }
@@ -46,6 +53,11 @@ class RigidBody final : public fem::Element {
   RigidBodyProperties body_;
   Vec3 gravity_;
   Vec3 reference_centre_;  ///< the node at t = 0: potential energy is measured from there
+  /// Velocity of the centre at the last committed state (global) when the offset is nonzero;
+  /// empty before the first dynamic step and after a static one: then v + ω × R c of the node.
+  std::optional<Vec3> centre_velocity_;
+
+  [[nodiscard]] Vec3 centre_velocity(const fem::NodeState& n) const;
 };
 
 }  // namespace catena::elements

@@ -3,7 +3,7 @@
 /// differentiation; used by RigidBody and by the lumped masses of beams. The scheme and its
 /// energy identity are explained in elements/rigid_body.hpp.
 #include "elements/autodiff.hpp"
-#include "fem/rotation.hpp"
+#include "fem/step_rotation.hpp"
 #include "fem/sinks.hpp"
 #include "fem/energy.hpp"
 #include "fem/step_state.hpp"
@@ -21,33 +21,21 @@ struct BodyStart {
   fem::Vec3 vc = fem::Vec3::Zero();      ///< velocity of the centre v_n + ω_n × a
 };
 
-/// tan(θ/2)/(θ/2) from θ²: the factor in  R' a − a = κ φ × ½(a + R' a)  for R' = exp(φ).
-template <class T>
-T half_angle_tangent_ratio(const T& theta2) {
-  using std::cos;
-  using std::sin;
-  using std::sqrt;
-  if (fem::scalar_value(theta2) < 1e-4)
-    return T(1.0) + theta2 * (1.0 / 12 + theta2 * (1.0 / 120 + theta2 * (17.0 / 20160 + theta2 * 31.0 / 362880)));
-  const T half = 0.5 * sqrt(theta2);
-  return sin(half) / (cos(half) * half);
-}
-
-/// Residual of the node's force and moment balance (rows Δx, φ) for the unknowns u = (Δx, φ).
+/// Residual of the node's force and moment balance (rows Δx, b) for the unknowns u = (Δx, b).
 template <class T>
 Eigen::Matrix<T, 6, 1> dynamic_residual(const Eigen::Matrix<T, 6, 1>& u, const BodyStart& b) {
   using V = ad::Vec3T<T>;
   const V dx = u.template head<3>();
-  const V phi = u.template tail<3>();
-  const ad::Mat3T<T> E = fem::exp_map(phi);
+  const V beta = u.template tail<3>();
+  const ad::Mat3T<T> C = fem::step_rotation(beta);
   const V a_n = b.a.cast<T>();
-  const V a_1 = E * a_n;
+  const V a_1 = C * a_n;
   const V dxc = dx + a_1 - a_n;
   const V p = (2.0 * b.m / (b.h * b.h)) * (dxc - b.h * b.vc.cast<T>()) - b.weight.cast<T>();
-  const V mu = half_angle_tangent_ratio(T(phi.squaredNorm())) * (0.5 * (a_n + a_1)).cross(p);
+  const V mu = (0.5 * (a_n + a_1)).cross(p);
   const V pi_n = b.pi.cast<T>();
-  const V bvec = (2.0 / b.h) * (b.J.cast<T>() * phi) - pi_n;
-  const V rot = (E * bvec - pi_n) / b.h;
+  const V bvec = (2.0 / b.h) * (b.J.cast<T>() * beta) - pi_n;
+  const V rot = (C * bvec - pi_n) / b.h;
   Eigen::Matrix<T, 6, 1> r;
   r << p, rot + mu;
   return r;
@@ -56,7 +44,7 @@ Eigen::Matrix<T, 6, 1> dynamic_residual(const Eigen::Matrix<T, 6, 1>& u, const B
 template <class T>
 Eigen::Matrix<T, 6, 1> static_residual(const Eigen::Matrix<T, 6, 1>& u, const BodyStart& b) {
   using V = ad::Vec3T<T>;
-  const V a_1 = fem::exp_map(V(u.template tail<3>())) * b.a.cast<T>();
+  const V a_1 = fem::step_rotation(V(u.template tail<3>())) * b.a.cast<T>();
   const V w = b.weight.cast<T>();
   Eigen::Matrix<T, 6, 1> r;
   r << -w, -a_1.cross(w);
@@ -104,14 +92,14 @@ inline void stamp_body(const fem::StepState& s, fem::NodeId node, const BodyStar
   j.add<3, 3>(n.rotation, n.rotation, fem::Mat3(J.bottomRightCorner<3, 3>()));
 }
 
-/// Kinetic and potential energy and momenta of the body on a node in state n; the potential is
-/// measured from the node's reference position X0.
+/// Kinetic and potential energy and momenta of the body on a node in state n, its centre moving
+/// at vc; the potential is measured from the node's reference position X0.
 inline void add_body_energy(const fem::NodeState& n, double m, const fem::Mat3& J_c, const fem::Vec3& c,
-                            const fem::Vec3& gravity, const fem::Vec3& X0, fem::StateEnergy& e) {
+                            const fem::Vec3& gravity, const fem::Vec3& X0, fem::StateEnergy& e,
+                            const fem::Vec3& vc) {
   const fem::Mat3 R = n.orientation.toRotationMatrix();
   const fem::Vec3 a = R * c;
   const fem::Vec3 centre = n.position + a;
-  const fem::Vec3 vc = n.velocity + n.angular_velocity.cross(a);
   const fem::Vec3 pi = R * J_c * R.transpose() * n.angular_velocity;
   e.kinetic += 0.5 * m * vc.squaredNorm() + 0.5 * n.angular_velocity.dot(pi);
   e.potential -= m * gravity.dot(centre - X0);

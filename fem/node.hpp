@@ -22,7 +22,7 @@ struct Node {
   NodeKind kind = NodeKind::Point;
   Vec3 reference_position = Vec3::Zero();  ///< position at t = 0 (displacement is measured from it)
   BlockId displacement;                    ///< Δx over the time element (3 unknowns)
-  BlockId rotation;                        ///< frame nodes only: incremental rotation vector
+  BlockId rotation;                        ///< frame nodes only: the step's Cayley vector b (fem/step_rotation.hpp)
 };
 
 }  // namespace catena::fem

@@ -244,6 +244,13 @@ template <class T>
   return {std::cos(0.5 * theta), v.x(), v.y(), v.z()};
 }
 
+/// Unit quaternion of cay(c): (1, c/2)/√(1 + |c|²/4), since c = 2 tan(θ/2) n.
+[[nodiscard]] inline Quaternion quaternion_from_cayley(const Vec3& c) {
+  const double k = 1.0 / std::sqrt(1.0 + 0.25 * c.squaredNorm());
+  const Vec3 v = 0.5 * k * c;
+  return {k, v.x(), v.y(), v.z()};
+}
+
 /// Rotation vector, angle in [0, π], of the (nonzero, not necessarily unit) quaternion q; q and −q
 /// give the same result, except at exactly a half turn, where ±φ describe the same rotation.
 [[nodiscard]] inline Vec3 rotation_vector(const Quaternion& q) {

@@ -38,7 +38,8 @@ struct StepState {
   [[nodiscard]] Vec3 velocity_end(NodeId n) const {
     return 2.0 * increment(n) / h - committed[n.index].velocity;
   }
-  /// Frame nodes: the spatial rotation vector φ of the step, R_{n+1} = exp(φ) R_n.
+  /// Frame nodes: the rotation unknown of the step, the spatial Cayley vector b with
+  /// R_{n+1} = cay(b) R_n (fem/step_rotation.hpp).
   [[nodiscard]] Vec3 rotation_increment(NodeId n) const { return values<3>(nodes[n.index].rotation); }
 };
 

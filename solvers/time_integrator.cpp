@@ -1,6 +1,6 @@
 #include "solvers/time_integrator.hpp"
 
-#include "fem/rotation.hpp"
+#include "fem/step_rotation.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -92,16 +92,13 @@ void TimeIntegrator::commit(fem::StepState s, Vec u) {
     fem::NodeState& state = states_[n];
     const fem::Vec3 dx = s.increment(id);
     last_increment_[n].head<3>() = dx;
-    if (!is_static) state.velocity = 2.0 * dx / h - state.velocity;
-    state.position += dx;
-    if (!model_->nodes[n].rotation.valid()) continue;
-    // R_{n+1} = exp(φ) R_n; ω_{n+1} = 2φ/h − exp(φ) ω_n, the rotational counterpart of the
-    // velocity update, which the energy–momentum inertia of elements/rigid_inertia.hpp assumes.
-    const fem::Vec3 phi = s.rotation_increment(id);
-    last_increment_[n].tail<3>() = phi;
-    const fem::Quaternion q = fem::quaternion_from_rotation_vector(phi);
-    if (!is_static) state.angular_velocity = 2.0 * phi / h - q * state.angular_velocity;
-    state.orientation = (q * state.orientation).normalized();
+    if (!model_->nodes[n].rotation.valid()) {
+      fem::advance(state, dx, nullptr, h, !is_static);
+      continue;
+    }
+    const fem::Vec3 b = s.rotation_increment(id);
+    last_increment_[n].tail<3>() = b;
+    fem::advance(state, dx, &b, h, !is_static);
   }
 }
 

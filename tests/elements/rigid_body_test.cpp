@@ -80,34 +80,20 @@ TEST(RigidBody, StaticResidualIsTheWeightAndItsMoment) {
   testing::set_block(s, bm.model.nodes[0].rotation, phi);
   const Eigen::VectorXd r = testing::element_residual(bm.model, *bm.body, s);
   const Vec3 w = 0.5 * 2.5 * g;
-  const Vec3 a1 = Eigen::AngleAxisd(phi.norm(), phi.normalized()) * (R0 * c);
+  // The step turns the body by 2 atan(|b|/2) about b (Cayley, fem/step_rotation.hpp).
+  const Vec3 a1 = Eigen::AngleAxisd(2.0 * std::atan(0.5 * phi.norm()), phi.normalized()) * (R0 * c);
   EXPECT_LT((r.head<3>() + w).norm(), 1e-14);
   EXPECT_LT((r.tail<3>() + a1.cross(w)).norm(), 1e-13);
 }
 
-/// How the node's velocity is committed. `Integrator`: as solvers::TimeIntegrator does,
-/// v_{n+1} = 2Δx/h − v_n for the node. `CentreConsistent`: the node velocity is chosen so that
-/// the centre velocity v + ω × R c follows the body's own midpoint rule v_c,n+1 = 2Δx_c/h − v_c,n
-/// (elements/rigid_body.hpp); the two agree when the offset c is zero.
-enum class Commit { Integrator, CentreConsistent };
-
-/// Runs `steps` time elements with the Midpoint scheme and dense Newton; calls `check` after each.
+/// Runs `steps` time elements with the Midpoint scheme and dense Newton, committing as the time
+/// integrator does; calls `check` after each.
 template <class F>
-void run(const fem::Model& m, TrialState& s, int steps, F check, Commit how = Commit::Integrator,
-         const Vec3& offset = Vec3::Zero()) {
+void run(const fem::Model& m, TrialState& s, int steps, F check) {
   for (int k = 0; k < steps; ++k) {
     testing::predict(m, s);
     testing::newton(m, s, 1e-14);
-    std::vector<fem::NodeState> next = testing::end_states(m, s);
-    if (how == Commit::CentreConsistent) {
-      const fem::NodeState& n = s.committed[0];
-      const Vec3 a0 = n.orientation * offset, a1 = next[0].orientation * offset;
-      const Vec3 vc0 = n.velocity + n.angular_velocity.cross(a0);
-      const Vec3 dxc = next[0].position - n.position + a1 - a0;
-      next[0].velocity = 2.0 * dxc / s.h - vc0 - next[0].angular_velocity.cross(a1);
-    }
-    s.committed = next;
-    s.t_n += s.h;
+    testing::commit(m, s);
     check(s.committed);
   }
 }
@@ -151,7 +137,7 @@ struct HeavyTopRun {
   double lz_drift = 0.0;           ///< max |ΔL_z| / |L0| (about the fixed point)
   double potential_change = 0.0;   ///< max |ΔV| / scale
 };
-HeavyTopRun heavy_top(Commit how) {
+HeavyTopRun heavy_top() {
   const Vec3 g(0, 0, -9.81), c(0.1, -0.05, 0.6);
   BodyModel bm(RigidBodyProperties{1.5, full_inertia(), c}, g, Vec3::Zero());
   for (int k = 0; k < 3; ++k) bm.model.fix(bm.node, k);
@@ -172,37 +158,26 @@ HeavyTopRun heavy_top(Commit how) {
         out.lz_drift = std::max(out.lz_drift, std::abs(e.angular_momentum.z() - e0.angular_momentum.z()) /
                                                   e0.angular_momentum.norm());
         out.potential_change = std::max(out.potential_change, std::abs(e.potential - e0.potential) / scale);
-      },
-      how, c);
+      });
   return out;
 }
 
-TEST(RigidBody, HeavyTopConservesEnergyWithCentreConsistentCommit) {
-  const HeavyTopRun r = heavy_top(Commit::CentreConsistent);
+TEST(RigidBody, HeavyTopConservesEnergy) {
+  const HeavyTopRun r = heavy_top();
   RecordProperty("energy_drift", testing::sci(r.energy_drift));
   RecordProperty("vertical_angular_momentum_drift", testing::sci(r.lz_drift));
   EXPECT_GT(r.potential_change, 1e-2);  // it really nutates
   EXPECT_LT(r.energy_drift, 1e-10);
-  // L_z about the fixed point is a first integral of the heavy top; the scheme keeps it only to
-  // O(h²) (the offset moment carries tan(θ/2)/(θ/2), see rigid_inertia.hpp): a loose guard.
-  EXPECT_LT(r.lz_drift, 1e-3);
-}
-
-// KNOWN BUG (element/integrator interface): RigidBody integrates the centre x_c = x + R c with
-// v_c,n+1 = 2Δx_c/h − v_c,n but reads v_c,n back as v_n + ω_n × R_n c from the node state, whose
-// velocity the time integrator commits as v_{n+1} = 2Δx/h − v_n (rule for the node, not the
-// centre). For c ≠ 0 the two disagree by O(h) every step: measured energy error 2.2 % of the
-// energy scale here; for the free body below 1e-4 (energy) and 0.4 % (horizontal momentum). Exact with the centre-consistent commit above. Enable when fixed.
-TEST(RigidBody, DISABLED_HeavyTopConservesEnergyWithIntegratorCommit) {
-  const HeavyTopRun r = heavy_top(Commit::Integrator);
-  EXPECT_LT(r.energy_drift, 1e-10);
+  // L_z about the fixed point is a first integral of the heavy top. The support reaction acts at
+  // the node, and the midpoint rule keeps the moment of the weight about it exactly: L_z too.
+  EXPECT_LT(r.lz_drift, 1e-10);
 }
 
 /// Free body with its centre off the node, under gravity.
 struct FreeFallRun {
   double energy_drift = 0.0, horizontal_momentum_drift = 0.0, vertical_momentum_error = 0.0;
 };
-FreeFallRun free_fall(Commit how) {
+FreeFallRun free_fall() {
   const Vec3 g(0.0, 0.0, -9.81), c(0.2, -0.3, 0.4);
   const double m = 2.0;
   BodyModel bm(RigidBodyProperties{m, full_inertia(), c}, g);
@@ -220,8 +195,7 @@ FreeFallRun free_fall(Commit how) {
         scale = std::max(scale, e.kinetic);
         de = std::max(de, std::abs(e.kinetic + e.potential - e0.kinetic - e0.potential));
         dp = std::max(dp, (e.momentum - e0.momentum).head<2>().norm());
-      },
-      how, c);
+      });
   const fem::StateEnergy e = testing::model_energy(bm.model, s.committed);
   FreeFallRun out;
   out.energy_drift = de / scale;
@@ -232,17 +206,9 @@ FreeFallRun free_fall(Commit how) {
   return out;
 }
 
-TEST(RigidBody, FreeBodyWithOffsetUnderGravityConservesEnergyWithCentreConsistentCommit) {
-  const FreeFallRun r = free_fall(Commit::CentreConsistent);
+TEST(RigidBody, FreeBodyWithOffsetUnderGravityConservesEnergyAndMomentum) {
+  const FreeFallRun r = free_fall();
   RecordProperty("energy_drift", testing::sci(r.energy_drift));
-  EXPECT_LT(r.energy_drift, 1e-10);
-  EXPECT_LT(r.horizontal_momentum_drift, 1e-10);
-  EXPECT_LT(r.vertical_momentum_error, 1e-10);
-}
-
-// Same known bug as DISABLED_HeavyTopConservesEnergyWithIntegratorCommit.
-TEST(RigidBody, DISABLED_FreeBodyWithOffsetUnderGravityConservesEnergyWithIntegratorCommit) {
-  const FreeFallRun r = free_fall(Commit::Integrator);
   EXPECT_LT(r.energy_drift, 1e-10);
   EXPECT_LT(r.horizontal_momentum_drift, 1e-10);
   EXPECT_LT(r.vertical_momentum_error, 1e-10);

@@ -2,7 +2,7 @@
 // Small dense time stepping without PETSc, for element tests with frame nodes: the residual and
 // Jacobian of every element of a model through dense sinks, a plain Newton over one time element,
 // the commit the time integrator performs, energy sums, and a row-wise tangent check.
-#include "fem/rotation.hpp"
+#include "fem/step_rotation.hpp"
 #include "support/tangent_check.hpp"
 
 #include <Eigen/LU>
@@ -69,8 +69,7 @@ inline NewtonResult newton(const fem::Model& m, TrialState& s, double tol = 1e-1
   throw std::runtime_error("Newton did not converge, last correction " + std::to_string(out.last_correction));
 }
 
-/// The node states at the end of the step, as the time integrator commits them:
-/// x += Δx, v = 2Δx/h − v, q = quat(φ) q (normalized), ω = 2φ/h − exp(φ) ω (no velocities in statics).
+/// The node states at the end of the step, as the time integrator commits them (fem::advance).
 inline std::vector<fem::NodeState> end_states(const fem::Model& m, const TrialState& s) {
   const fem::StepState v = s.view(m);
   std::vector<fem::NodeState> out = s.committed;
@@ -79,19 +78,21 @@ inline std::vector<fem::NodeState> end_states(const fem::Model& m, const TrialSt
     const fem::NodeId id{static_cast<std::int32_t>(k)};
     fem::NodeState& st = out[k];
     const fem::Vec3 dx = v.increment(id);
-    st.position += dx;
-    if (!is_static) st.velocity = 2.0 * dx / s.h - st.velocity;
-    if (!m.nodes[k].rotation.valid()) continue;
-    const fem::Vec3 phi = v.rotation_increment(id);
-    const fem::Quaternion q = fem::quaternion_from_rotation_vector(phi);
-    if (!is_static) st.angular_velocity = 2.0 * phi / s.h - q * st.angular_velocity;
-    st.orientation = (q * st.orientation).normalized();
+    if (!m.nodes[k].rotation.valid()) {
+      fem::advance(st, dx, nullptr, s.h, !is_static);
+      continue;
+    }
+    const fem::Vec3 b = v.rotation_increment(id);
+    fem::advance(st, dx, &b, s.h, !is_static);
   }
   return out;
 }
 
-/// Commits the converged step and moves to the next time element.
+/// Commits the converged step (elements' history, then node states) and moves to the next time
+/// element, in the time integrator's order.
 inline void commit(const fem::Model& m, TrialState& s) {
+  const fem::StepState v = s.view(m);
+  for (const auto& el : m.elements) el->commit(v);
   s.committed = end_states(m, s);
   s.t_n += s.h;
 }
