@@ -60,6 +60,7 @@ constexpr std::array<std::string_view, 5> linear_solvers{"mumps", "klu", "umfpac
 constexpr std::array<std::string_view, 6> sensor_quantities{"position", "displacement",  "velocity",
                                                             "rotation", "orientation", "angular_velocity"};
 constexpr std::array<std::string_view, 2> booleans{"false", "true"};
+constexpr std::array<std::string_view, 3> planes{"xy", "yz", "zx"};
 /// muparser's built-in functions: a parameter may not shadow them.
 constexpr std::array<std::string_view, 25> builtin_functions{
     "sin",  "cos",  "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "log2",
@@ -155,6 +156,7 @@ class ModelBuilder {
     read_analysis();
     read_sensors();
     apply_initial_velocity();
+    apply_planar();
     if (model_.analysis.type == fem::AnalysisType::Dynamic) check_free_nodes_have_inertia();
     model_.update_length_scale();
     return std::move(model_);
@@ -270,6 +272,37 @@ class ModelBuilder {
   /// The rigid field for every node without its own velocity, and its angular velocity for every
   /// frame node without its own angular_velocity. Last, when every node exists and every frame
   /// node is known.
+  /// `planar: xy` (or yz, zx): every node keeps to its plane parallel to the given one. Removes
+  /// the normal translation of every node and the rotations about the two in-plane axes of every
+  /// frame node, once every section has decided which nodes are frame nodes.
+  void apply_planar() {
+    const auto c = root_.find("planar");
+    if (!c) return;
+    const std::size_t plane = read_choice(*c, planes, "a plane");
+    const int normal = plane == 0 ? 2 : plane == 1 ? 0 : 1;
+    for (std::size_t i = 0; i < model_.nodes.size(); ++i) {
+      const fem::NodeId id{static_cast<std::int32_t>(i)};
+      const fem::NodeState& s = model_.initial_state[i];
+      const double v = s.velocity[normal];
+      if (v != 0.0)
+        c->fail("node '" + node_names_[i] + "' starts with velocity " + format_number(v) + " m/s along " +
+                std::string(axis_names[static_cast<std::size_t>(normal)]) + ", out of the " + std::string(planes[plane]) +
+                " plane; expected a planar model to start in its plane");
+      model_.fix(id, normal);
+      fixed_[i][static_cast<std::size_t>(normal)] = true;
+      if (model_.nodes[i].kind != fem::NodeKind::Frame) continue;
+      for (int k = 0; k < 3; ++k) {
+        if (k == normal) continue;
+        if (s.angular_velocity[k] != 0.0)
+          c->fail("node '" + node_names_[i] + "' starts turning about " + std::string(axis_names[static_cast<std::size_t>(k)]) +
+                  " (" + format_number(s.angular_velocity[k]) + " rad/s), out of the " + std::string(planes[plane]) +
+                  " plane; expected a planar model to start in its plane");
+        model_.fix_rotation(id, k);
+        fixed_[i][static_cast<std::size_t>(3 + k)] = true;
+      }
+    }
+  }
+
   void apply_initial_velocity() {
     if (!initial_velocity_) return;
     const VelocityField& f = *initial_velocity_;

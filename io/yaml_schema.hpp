@@ -9,9 +9,9 @@
 
 namespace catena::io::schema {
 
-inline constexpr std::array<std::string_view, 14> top_level{
-    "name",         "parameters", "nodes",   "initial_velocity", "supports",   "masses",   "trusses",
-    "beams",        "rigid_bodies", "gravity", "loads",          "beam_loads", "analysis", "sensors"};
+inline constexpr std::array<std::string_view, 15> top_level{
+    "name",  "parameters", "nodes",      "initial_velocity", "supports", "masses",  "trusses", "beams",
+    "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar"};
 inline constexpr std::array<std::string_view, 5> node{"name", "position", "velocity", "orientation",
                                                       "angular_velocity"};
 inline constexpr std::array<std::string_view, 3> initial_velocity{"omega", "about", "velocity"};
