@@ -41,7 +41,7 @@ struct RunStatistics {
   double solve_seconds = 0.0;
   double wall_seconds = 0.0;
   double t_reached = 0.0;
-  double max_energy_drift = 0.0;  ///< max |balance − balance(0)| [J]
+  double max_energy_drift = 0.0;  ///< max |balance − balance(0)| [J]; NaN for static analyses
   bool interrupted = false;
 };
 
