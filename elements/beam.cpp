@@ -19,6 +19,7 @@ using Mat12 = Eigen::Matrix<double, 12, 12>;
 struct Geometry {
   double L = 0.0;
   std::array<Mat3, 2> C;  ///< section frame offsets C_a = R_a0ᵀ E0
+  std::array<Vec3, 2> o;  ///< end points from the nodes, node axes (rigid eccentric connections)
 };
 
 /// Local deformations (beam.hpp) of a configuration: end positions and nodal triads.
@@ -32,7 +33,7 @@ Eigen::Matrix<T, Beam::n_strains, 1> local_deformations(const ad::Vec3T<T>& xa, 
   const M Sa = Ra * g.C[0].cast<T>();
   const M Sb = Rb * g.C[1].cast<T>();
   const M mean = Sa * fem::exp_map(V(0.5 * fem::log_map(M(Sa.transpose() * Sb))));
-  const V d = xb - xa;
+  const V d = xb + Rb * g.o[1].cast<T>() - xa - Ra * g.o[0].cast<T>();
   const T l = sqrt(d.squaredNorm());
   if (!(fem::scalar_value(l) > 1e-9 * g.L)) throw fem::DomainError("beam collapsed to zero length");
   const V e1 = d / l;
@@ -72,8 +73,9 @@ std::pair<Eigen::Matrix<S, Beam::n_strains, 1>, Eigen::Matrix<S, Beam::n_strains
   const Eigen::Matrix<I, 12, 1> d = ad::variables<12>(Eigen::Matrix<S, 12, 1>(Eigen::Matrix<S, 12, 1>::Zero()));
   const V xa = ad::constant<I>(q.xa) + d.template segment<3>(0);
   const V xb = ad::constant<I>(q.xb) + d.template segment<3>(6);
-  const ad::Mat3T<I> Ra = fem::exp_map(V(d.template segment<3>(3))) * ad::constant<I>(q.Ra);
-  const ad::Mat3T<I> Rb = fem::exp_map(V(d.template segment<3>(9))) * ad::constant<I>(q.Rb);
+  // Only first derivatives at δ = 0 are taken, and there exp(δ̂) = I + δ̂ to first order.
+  const ad::Mat3T<I> Ra = (ad::Mat3T<I>::Identity() + fem::skew(V(d.template segment<3>(3)))) * ad::constant<I>(q.Ra);
+  const ad::Mat3T<I> Rb = (ad::Mat3T<I>::Identity() + fem::skew(V(d.template segment<3>(9)))) * ad::constant<I>(q.Rb);
   const auto eps = local_deformations<I>(xa, xb, Ra, Rb, g);
   return {ad::values(eps), ad::jacobian(eps)};
 }
@@ -193,12 +195,13 @@ Eigen::Matrix2d bending_stiffness(double EI, double GA, double L) {
   return k * K;
 }
 
-Geometry geometry_of(double L, const std::array<Mat3, 2>& C) { return Geometry{L, C}; }
+
 
 }  // namespace
 
 Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
-           NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity)
+           NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity,
+           const std::array<Vec3, 2>& end_offsets)
     : Element(std::move(name)),
       nodes_{a, b},
       displacement_{nodes[a.index].displacement, nodes[b.index].displacement},
@@ -209,7 +212,7 @@ Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const f
   const std::string who = "beam '" + this->name() + "': ";
   if (!rotation_[0].valid() || !rotation_[1].valid())
     throw std::invalid_argument(who + "both nodes must be frame nodes");
-  const Vec3 chord = initial[b.index].position - initial[a.index].position;
+  const Vec3 chord = initial[b.index].position + end_offsets[1] - initial[a.index].position - end_offsets[0];
   L_ = chord.norm();
   if (!(L_ > 0.0)) throw std::invalid_argument(who + "its nodes coincide");
   const Vec3 e1 = chord / L_;
@@ -221,6 +224,8 @@ Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const f
   E0 << e1, e2, e1.cross(e2);
   offset_[0] = initial[a.index].orientation.toRotationMatrix().transpose() * E0;
   offset_[1] = initial[b.index].orientation.toRotationMatrix().transpose() * E0;
+  end_offset_[0] = initial[a.index].orientation.conjugate() * end_offsets[0];
+  end_offset_[1] = initial[b.index].orientation.conjugate() * end_offsets[1];
 
   K_.setZero();
   K_(0, 0) = section.EA * L_;
@@ -234,7 +239,7 @@ void Beam::declare(fem::UnknownRegistry& registry) {
 }
 
 void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
-  const Geometry g = geometry_of(L_, offset_);
+  const Geometry g = Geometry{L_, offset_, end_offset_};
   Start st;
   st.q = configuration(s.committed, nodes_);
   st.eps = local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
@@ -268,7 +273,7 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
 
 Strains Beam::strains(std::span<const fem::NodeState> states) const {
   const Configuration<double> q = configuration(states, nodes_);
-  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, geometry_of(L_, offset_));
+  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, Geometry{L_, offset_, end_offset_});
 }
 
 double Beam::strain_energy(std::span<const fem::NodeState> states) const {
@@ -290,7 +295,7 @@ void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& 
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   if (section_.damping_time == 0.0 || s.scheme == fem::TimeScheme::Static) return;
   // Exactly what the damping force Gᵀ η K Δε / h did over the step, since G u = Δε.
-  const Geometry g = geometry_of(L_, offset_);
+  const Geometry g = Geometry{L_, offset_, end_offset_};
   Start st;
   st.q = configuration(s.committed, nodes_);
   const Vec12 u = step_unknowns(s, nodes_);

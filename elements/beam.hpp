@@ -1,7 +1,9 @@
 #pragma once
 /// Two-node 3D co-rotational beam between frame nodes a and b (formulation.md §3).
 ///
-/// Kinematics. At t = 0 the element frame E0 has e1 along the chord a→b and e2 along the
+/// Kinematics. The beam's end points are the nodes, or points rigidly offset from them
+/// (eccentric connections: p = x + R o, o in node axes). At t = 0 the element frame E0 has e1 along
+/// the chord a→b between the end points and e2 along the
 /// orientation vector made normal to e1; each node keeps the constant offset C = R_0ᵀ E0 from its
 /// own triad, so S = R C is the section frame the node carries. In any configuration the
 /// element frame E is the mean of the two section frames, S_a exp(½ log(S_aᵀ S_b)), turned by the
@@ -72,8 +74,11 @@ class Beam final : public fem::Element {
 
   /// `orientation`: a vector (global axes, at t = 0) in the plane of local x and y, not along
   /// the chord. `initial` gives the nodes' triads at t = 0. Both nodes must be frame nodes.
+  /// `end_offsets`: rigid eccentric connections, the beam's end points from nodes a and b (global
+  /// axes, at t = 0); they turn with the nodes. The lumped masses stay at the nodes.
   Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
-       NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity);
+       NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity,
+       const std::array<Vec3, 2>& end_offsets = {Vec3::Zero(), Vec3::Zero()});
 
   std::string_view kind() const override { return "beam"; }
   void declare(fem::UnknownRegistry& registry) override;
@@ -99,6 +104,7 @@ class Beam final : public fem::Element {
   BeamSection section_;
   double L_;                              ///< length at t = 0 [m]
   std::array<Mat3, 2> offset_;            ///< C_a = R_a0ᵀ E0
+  std::array<Vec3, 2> end_offset_;        ///< end points from the nodes, node axes
   Eigen::Matrix<double, n_strains, n_strains> K_;
   Vec3 gravity_;
   std::array<Vec3, 2> reference_position_;

@@ -618,9 +618,18 @@ class ModelBuilder {
         return s;
       }();
 
+      // Rigid eccentric connections: the beam's end points from its end nodes, global axes.
+      std::array<fem::Vec3, 2> offsets{fem::Vec3::Zero(), fem::Vec3::Zero()};
+      if (const auto o = item.find("offsets")) {
+        if (!o->is_sequence() || o->size() != 2)
+          o->fail_expected("the offsets [m] of the beam's two end points from its end nodes, [[x, y, z], [x, y, z]]");
+        for (std::size_t k = 0; k < 2; ++k) offsets[k] = read_vec3((*o)[k], parameters_, Quantity{"end offset", "m"});
+      }
+
       // Orientation: a vector in the local x-y plane, not along the chord.
-      const fem::Vec3 Xa = model_.nodes[at(a)].reference_position;
-      const fem::Vec3 chord = model_.nodes[at(b)].reference_position - Xa;
+      const fem::Vec3 Xa = model_.nodes[at(a)].reference_position + offsets[0];
+      const fem::Vec3 chord = model_.nodes[at(b)].reference_position + offsets[1] - Xa;
+      if (!(chord.norm() > 0.0)) name_cursor.fail("the beam's end points coincide; expected a beam of nonzero length");
       fem::Vec3 orientation;
       if (const auto o = item.find("orientation")) {
         orientation = read_vec3(*o, parameters_, Quantity{"orientation vector", ""});
@@ -659,10 +668,12 @@ class ModelBuilder {
         claim_element_name(element, name_cursor);
         const fem::NodeId p = def.chain[static_cast<std::size_t>(k)];
         const fem::NodeId q = def.chain[static_cast<std::size_t>(k) + 1];
+        const std::array<fem::Vec3, 2> ends{k == 0 ? offsets[0] : fem::Vec3::Zero(),
+                                            k == n - 1 ? offsets[1] : fem::Vec3::Zero()};
         const auto& beam = model_.add_element<elements::Beam>(element, model_.nodes, model_.initial_state, p, q,
-                                                              section, orientation, model_.gravity);
+                                                              section, orientation, model_.gravity, ends);
         def.elements.push_back(&beam);
-        const double L = (model_.nodes[at(q)].reference_position - model_.nodes[at(p)].reference_position).norm();
+        const double L = beam.length();
         for (const fem::NodeId end : {p, q}) {
           mass_[at(end)] += section.rhoA * L / 2.0;
           turns_[at(end)] = true;

@@ -18,8 +18,9 @@ inline constexpr std::array<std::string_view, 3> initial_velocity{"omega", "abou
 inline constexpr std::array<std::string_view, 2> support{"node", "dofs"};
 inline constexpr std::array<std::string_view, 3> mass{"name", "node", "mass"};
 inline constexpr std::array<std::string_view, 4> truss{"name", "nodes", "EA", "rest_length"};
-inline constexpr std::array<std::string_view, 10> beam{"name",    "nodes",   "from",     "to",    "elements",
-                                                       "orientation", "section", "material", "shape", "damping_time"};
+inline constexpr std::array<std::string_view, 11> beam{"name",    "nodes",   "from",     "to",    "elements",
+                                                       "orientation", "section", "material", "shape", "damping_time",
+                                                       "offsets"};
 inline constexpr std::array<std::string_view, 11> beam_section{"EA",   "GAy",  "GAz",   "GJ",    "EIy",   "EIz",
                                                                "rhoA", "rhoJ", "rhoIy", "rhoIz", "radius"};
 inline constexpr std::array<std::string_view, 4> material{"E", "G", "nu", "rho"};

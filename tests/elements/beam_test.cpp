@@ -59,16 +59,18 @@ struct BeamModel {
   Beam* beam = nullptr;
   Beam* reversed = nullptr;
   explicit BeamModel(const BeamSection& section, bool with_reversed = false,
-                     const Vec3& gravity = Vec3(0.3, -0.5, -9.81)) {
+                     const Vec3& gravity = Vec3(0.3, -0.5, -9.81),
+                     const std::array<Vec3, 2>& offsets = {Vec3::Zero(), Vec3::Zero()}) {
     a = model.add_node("a", Vec3(0.1, -0.2, 0.3), fem::NodeKind::Frame);
     b = model.add_node("b", Vec3(1.3, 0.4, -0.5), fem::NodeKind::Frame);
     model.initial_state[0].orientation = testing::quat(rotation(0.7, Vec3(1, -2, 0.5)));
     model.initial_state[1].orientation = testing::quat(rotation(-1.1, Vec3(0.3, 1, 2)));
     const Vec3 orientation(0.2, 1.0, 0.3);
-    beam = &model.add_element<Beam>("ab", model.nodes, model.initial_state, a, b, section, orientation, gravity);
+    beam = &model.add_element<Beam>("ab", model.nodes, model.initial_state, a, b, section, orientation, gravity,
+                                    offsets);
     if (with_reversed)
-      reversed =
-          &model.add_element<Beam>("ba", model.nodes, model.initial_state, b, a, section, orientation, gravity);
+      reversed = &model.add_element<Beam>("ba", model.nodes, model.initial_state, b, a, section, orientation, gravity,
+                                          std::array<Vec3, 2>{offsets[1], offsets[0]});
   }
 };
 
@@ -111,12 +113,15 @@ Eigen::VectorXd trial_vector(const TrialState& s) {
 
 /// Row-wise central-difference check of the full 12×12 Jacobian (internal force, damping,
 /// lumped inertia and weight) over several random states and increments of the given size.
+/// Eccentric ends (rigid offsets of the end points from the nodes) for the tests that use them.
+const std::array<Vec3, 2> eccentric{Vec3(0.1, 0.25, -0.15), Vec3(-0.2, 0.05, 0.3)};
+
 void check_beam_tangent(fem::TimeScheme scheme, double damping_time, double increment, bool deformed,
-                        unsigned seed) {
+                        unsigned seed, const std::array<Vec3, 2>& offsets = {Vec3::Zero(), Vec3::Zero()}) {
   std::mt19937 rng(seed);
   double worst = 0.0;
   for (int trial = 0; trial < 6; ++trial) {
-    BeamModel bm(test_section(damping_time));
+    BeamModel bm(test_section(damping_time), false, Vec3(0.3, -0.5, -9.81), offsets);
     TrialState s(bm.model);
     s.scheme = scheme;
     s.h = 0.5;  // inertia 2m/h² comparable with the stiffness entries
@@ -145,6 +150,11 @@ TEST(BeamTangent, MidpointDampedLargeRotation) {
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 0.4, true, 5);
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 0.05, true, 6);
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 1e-9, true, 7);
+}
+TEST(BeamTangent, EccentricEnds) {
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.2, 0.4, true, 17, eccentric);
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-9, true, 18, eccentric);
+  check_beam_tangent(fem::TimeScheme::Static, 0.0, 0.4, true, 19, eccentric);
 }
 TEST(BeamTangent, TrapezoidalLargeRotation) {
   check_beam_tangent(fem::TimeScheme::Trapezoidal, 0.0, 0.6, true, 8);
@@ -189,6 +199,21 @@ TEST(Beam, RigidlyRotatedBentStateKeepsStrainsAndEnergy) {
         moved_rigidly(bent, testing::random_rotation(rng, 3.1), Vec3(-2.0, 4.0, 1.0));
     EXPECT_LT((bm.beam->strains(moved) - eps).cwiseAbs().maxCoeff(), 1e-10 * eps.cwiseAbs().maxCoeff())
         << "trial " << trial;
+    EXPECT_NEAR(bm.beam->strain_energy(moved), W, 1e-10 * W) << "trial " << trial;
+  }
+}
+
+TEST(Beam, EccentricBeamIsRigidMotionInvariantAndStartsUnstrained) {
+  std::mt19937 rng(24);
+  BeamModel bm(test_section(), false, Vec3::Zero(), eccentric);
+  EXPECT_LT(bm.beam->strains(bm.model.initial_state).cwiseAbs().maxCoeff(), 1e-14);
+  const Vec3 chord = bm.model.initial_state[1].position + eccentric[1] - bm.model.initial_state[0].position - eccentric[0];
+  EXPECT_NEAR(bm.beam->length(), chord.norm(), 1e-15);
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::vector<fem::NodeState> bent = deformed_state(bm.model, rng, 0.8);
+    const double W = bm.beam->strain_energy(bent);
+    const std::vector<fem::NodeState> moved =
+        moved_rigidly(bent, testing::random_rotation(rng, 3.1), Vec3(-2.0, 4.0, 1.0));
     EXPECT_NEAR(bm.beam->strain_energy(moved), W, 1e-10 * W) << "trial " << trial;
   }
 }
@@ -323,6 +348,42 @@ TEST(Beam, CantileverTipLoadGivesTimoshenkoDeflection) {
   EXPECT_LT(std::abs(end[c.nodes.back().index].position.z()), 1e-12 * expected);
 }
 
+TEST(Beam, LoadOnAnEccentricTipTwistsTheCantilever) {
+  // The tip node sits e off the beam's axis, joined to its end by a rigid offset: a force along z
+  // on the node bends the beam and twists it by P e L/GJ, which moves the node by that times e.
+  const int n = 10;
+  const double L = 2.0, e = 0.3, P = 1e-6;
+  fem::Model m;
+  BeamSection s;
+  s.EA = 1e4;
+  s.GAy = 50.0;
+  s.GAz = 40.0;
+  s.GJ = 2.0;
+  s.EIy = 2.5;
+  s.EIz = 3.0;
+  std::vector<fem::NodeId> nodes;
+  for (int k = 0; k <= n; ++k)
+    nodes.push_back(m.add_node(indexed("n", k), Vec3(L * k / n, k == n ? e : 0.0, 0), fem::NodeKind::Frame));
+  for (int c = 0; c < 3; ++c) {
+    m.fix(nodes[0], c);
+    m.fix_rotation(nodes[0], c);
+  }
+  for (int k = 0; k < n; ++k)
+    m.add_element<Beam>(indexed("e", k), m.nodes, m.initial_state, nodes[k], nodes[k + 1], s, Vec3(0, 1, 0),
+                        Vec3::Zero(), std::array<Vec3, 2>{Vec3::Zero(), k == n - 1 ? Vec3(0, -e, 0) : Vec3::Zero()});
+  m.add_element<NodalLoad>("P", m.nodes, nodes.back(), constant_load(0, 0, P));
+  TrialState st(m);
+  st.scheme = fem::TimeScheme::Static;
+  st.h = 1.0;
+  testing::newton(m, st, 1e-16);
+  const std::vector<fem::NodeState> end = testing::end_states(m, st);
+  const double w = end[nodes.back().index].position.z();
+  const double expected = P * L * L * L / (3 * s.EIy) + P * L / s.GAz + P * e * e * L / s.GJ;
+  RecordProperty("relative_error", testing::sci(std::abs(w / expected - 1)));
+  EXPECT_NEAR(w, expected, 1e-3 * expected);
+  EXPECT_NEAR(fem::rotation_vector(end[nodes.back().index].orientation).x(), P * e * L / s.GJ, 1e-3 * P * e * L / s.GJ);
+}
+
 TEST(Beam, CantileverTipMomentGivesRotationMLOverEI) {
   Cantilever c(10);
   const double M = 1e-4;
@@ -347,7 +408,7 @@ struct FreeFreeRun {
   double max_strain_fraction = 0.0;     ///< max strain energy / E0
 };
 
-FreeFreeRun free_free_run(int steps) {
+FreeFreeRun free_free_run(int steps, bool eccentric_ends = false) {
   const int n = 4;
   const double L = 2.0;
   fem::Model m;
@@ -367,7 +428,9 @@ FreeFreeRun free_free_run(int steps) {
     nodes.push_back(m.add_node(indexed("n", k), Vec3(L * k / n, 0.1 * k, 0), fem::NodeKind::Frame));
   for (int k = 0; k < n; ++k)
     m.add_element<Beam>(indexed("e", k), m.nodes, m.initial_state, nodes[k], nodes[k + 1], sec, Vec3(0, 0.3, 1),
-                        Vec3::Zero());
+                        Vec3::Zero(),
+                        std::array<Vec3, 2>{eccentric_ends && k == 0 ? eccentric[0] : Vec3::Zero(),
+                                            eccentric_ends && k == n - 1 ? eccentric[1] : Vec3::Zero()});
   const Vec3 omega(0.4, -0.7, 1.5), v0(0.2, -0.1, 0.3), centre(1.0, 0.2, 0.0);
   for (int k = 0; k <= n; ++k) {
     fem::NodeState& st = m.initial_state[static_cast<std::size_t>(k)];
@@ -401,14 +464,17 @@ FreeFreeRun free_free_run(int steps) {
 }
 
 TEST(Beam, FreeFreeMidpointRunConservesEnergyAndMomenta) {
-  const FreeFreeRun r = free_free_run(200);
-  RecordProperty("energy_drift", testing::sci(r.energy_drift));
-  RecordProperty("momentum_drift", testing::sci(r.momentum_drift));
-  RecordProperty("angular_momentum_drift", testing::sci(r.angular_momentum_drift));
-  EXPECT_GT(r.max_strain_fraction, 1e-2);  // the beam really bends
-  EXPECT_LT(r.energy_drift, 1e-10);
-  EXPECT_LT(r.momentum_drift, 1e-10);
-  EXPECT_LT(r.angular_momentum_drift, 1e-10);
+  for (const bool eccentric_ends : {false, true}) {
+    const FreeFreeRun r = free_free_run(200, eccentric_ends);
+    const std::string tag = eccentric_ends ? "eccentric_" : "";
+    RecordProperty(tag + "energy_drift", testing::sci(r.energy_drift));
+    RecordProperty(tag + "momentum_drift", testing::sci(r.momentum_drift));
+    RecordProperty(tag + "angular_momentum_drift", testing::sci(r.angular_momentum_drift));
+    EXPECT_GT(r.max_strain_fraction, 1e-2);  // the beam really bends
+    EXPECT_LT(r.energy_drift, 1e-10) << tag;
+    EXPECT_LT(r.momentum_drift, 1e-10) << tag;
+    EXPECT_LT(r.angular_momentum_drift, 1e-10) << tag;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // tests/io/bad_input/ is rejected at the line and column its first line announces.
 #include "io/model_reader.hpp"
 
+#include "elements/beam.hpp"
 #include "elements/nodal_load.hpp"
 #include "elements/point_mass.hpp"
 #include "elements/truss.hpp"
@@ -249,6 +250,27 @@ TEST(ModelReader, BadOverriddenValuePointsAtTheFileAndQuotesTheOverride) {
   const InputError added = read_error(good_dir / "bathe_pendulum.yaml", {"analysis.output_every=0"});
   EXPECT_EQ(added.file(), "--set");
   EXPECT_EQ(added.key(), "analysis.output_every");
+}
+
+TEST(ModelReader, BeamOffsetsPlaceTheEndPointsAndTheGeneratedNodes) {
+  const fs::path file = write_temp("offsets.yaml", R"yaml(name: offsets
+nodes:
+  - {name: hub, position: [0, 0, 0]}
+  - {name: tip, position: [2.2, 0, 0]}
+beams:
+  - {name: blade, from: hub, to: tip, elements: 4, offsets: [[0.2, 0, 0], [0, 0, 0]],
+     section: {EA: 1e6, GAy: 1e6, GAz: 1e6, GJ: 10, EIy: 10, EIz: 10, rhoA: 1, rhoJ: 0.01, rhoIy: 0.005, rhoIz: 0.005}}
+supports: [{node: hub, dofs: all}]
+analysis: {dt: 0.01, t_end: 0.1}
+)yaml");
+  const fem::Model model = read_model(file);
+  const auto beams = elements_of<elements::Beam>(model);
+  ASSERT_EQ(beams.size(), 4u);
+  for (const auto* b : beams) EXPECT_NEAR(b->length(), 0.5, 1e-15);
+  EXPECT_NEAR(node(model, "blade_1").reference_position.x(), 0.7, 1e-15);
+  EXPECT_NEAR(node(model, "blade_3").reference_position.x(), 1.7, 1e-15);
+  // The first element starts 0.2 m from the hub node: unstrained at t = 0.
+  EXPECT_LT(beams.front()->strains(model.initial_state).cwiseAbs().maxCoeff(), 1e-15);
 }
 
 TEST(ModelReader, RejectsMissingFile) {
