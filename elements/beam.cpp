@@ -2,6 +2,7 @@
 
 #include "elements/autodiff.hpp"
 #include "elements/rigid_inertia.hpp"
+#include "elements/two_frame_step.hpp"
 #include "fem/rotation.hpp"
 
 #include <cmath>
@@ -55,29 +56,21 @@ Eigen::Matrix<T, Beam::n_strains, 1> local_deformations(const ad::Vec3T<T>& xa, 
   return eps;
 }
 
-/// A configuration of the element's two nodes, in scalar type S.
-template <class S>
-struct Configuration {
-  ad::Vec3T<S> xa, xb;
-  ad::Mat3T<S> Ra, Rb;
-};
+using two_frame::Configuration;
+using two_frame::Instant;
 
-/// ε and its gradient B with respect to spatial perturbations (δx_a, δφ_a, δx_b, δφ_b) of a
-/// configuration: x → x + δx, R → exp(δφ) R. Forward AD over the 12 perturbations, on top of
-/// whatever S carries (S = Dual<12> when the caller wants ∂B/∂u too).
+/// The local deformations as the function of two_frame::value_and_gradient and discrete_gradient.
+auto deformations_of(const Geometry& g) {
+  return [&g](const auto& xa, const auto& Ra, const auto& xb, const auto& Rb) {
+    return local_deformations(xa, xb, Ra, Rb, g);
+  };
+}
+
+/// ε and its spatial gradient B at a configuration.
 template <class S>
 std::pair<Eigen::Matrix<S, Beam::n_strains, 1>, Eigen::Matrix<S, Beam::n_strains, 12>> strains_and_gradient(
     const Configuration<S>& q, const Geometry& g) {
-  using I = ad::Dual<12, S>;
-  using V = ad::Vec3T<I>;
-  const Eigen::Matrix<I, 12, 1> d = ad::variables<12>(Eigen::Matrix<S, 12, 1>(Eigen::Matrix<S, 12, 1>::Zero()));
-  const V xa = ad::constant<I>(q.xa) + d.template segment<3>(0);
-  const V xb = ad::constant<I>(q.xb) + d.template segment<3>(6);
-  // Only first derivatives at δ = 0 are taken, and there exp(δ̂) = I + δ̂ to first order.
-  const ad::Mat3T<I> Ra = (ad::Mat3T<I>::Identity() + fem::skew(V(d.template segment<3>(3)))) * ad::constant<I>(q.Ra);
-  const ad::Mat3T<I> Rb = (ad::Mat3T<I>::Identity() + fem::skew(V(d.template segment<3>(9)))) * ad::constant<I>(q.Rb);
-  const auto eps = local_deformations<I>(xa, xb, Ra, Rb, g);
-  return {ad::values(eps), ad::jacobian(eps)};
+  return two_frame::value_and_gradient<Beam::n_strains>(q, deformations_of(g));
 }
 
 /// The start of the step in double precision.
@@ -86,74 +79,12 @@ struct Start {
   Strains eps;
 };
 
-enum class Instant { Middle, End };
-
-/// The configuration in the middle or at the end of the step u = (Δx_a, b_a, Δx_b, b_b):
-/// positions on the chords, triads turned by half the step's angle or by all of it.
-template <class S>
-Configuration<S> along_step(const Start& st, const Eigen::Matrix<S, 12, 1>& u, Instant at) {
-  using V = ad::Vec3T<S>;
-  const double c = at == Instant::Middle ? 0.5 : 1.0;
-  auto turn = [at](const V& b) { return at == Instant::Middle ? fem::half_step_rotation(b) : fem::step_rotation(b); };
-  Configuration<S> q;
-  q.xa = st.q.xa.cast<S>() + c * V(u.template segment<3>(0));
-  q.xb = st.q.xb.cast<S>() + c * V(u.template segment<3>(6));
-  q.Ra = turn(V(u.template segment<3>(3))) * st.q.Ra.cast<S>();
-  q.Rb = turn(V(u.template segment<3>(9))) * st.q.Rb.cast<S>();
-  return q;
-}
-
-/// The part of the step u that is not an infinitesimal rigid motion of the midpoint
-/// configuration, in the metric M = diag(I/L², I, I/L², I): u minus its M-orthogonal projection
-/// on the rigid modes, the translations (t, 0, t, 0) and the rotations (θ × r_a, θ, θ × r_b, θ)
-/// about the chord's middle (r_a = −r_b = half the midpoint chord). The two families are
-/// M-orthogonal, and the rotations' Gram matrix 2I + (2/L²)(|r|² I − r rᵀ) has the inverse
-/// (I + r rᵀ/L²)/(2 + 2|r|²/L²).
-template <class S>
-Eigen::Matrix<S, 12, 1> deformational_part(const Start& st, const Eigen::Matrix<S, 12, 1>& u, double L) {
-  using V = ad::Vec3T<S>;
-  const V dxa = u.template segment<3>(0), ba = u.template segment<3>(3);
-  const V dxb = u.template segment<3>(6), bb = u.template segment<3>(9);
-  const V ra = 0.5 * (st.q.xa.cast<S>() - st.q.xb.cast<S>() + 0.5 * (dxa - dxb));
-  const double iL2 = 1.0 / (L * L);
-  const V t = 0.5 * (dxa + dxb);
-  const V moment = iL2 * ra.cross(V(dxa - dxb)) + ba + bb;
-  const V theta = (moment + iL2 * ra * ra.dot(moment)) / (2.0 + 2.0 * iL2 * ra.squaredNorm());
-  Eigen::Matrix<S, 12, 1> p;
-  p << dxa - t - theta.cross(ra), ba - theta, dxb - t + theta.cross(ra), bb - theta;
-  return p;
-}
-
-/// Below this |u_d|²_M (dimensionless) the correction is dropped. It divides Δε − B u, whose
-/// round-off is ~1e-16 |ε|, by |u_d|: below |u_d| ~ 1e-7 that noise would reach the force and
-/// its Jacobian, while what is dropped, |Δε − B u| ≲ |u_d| |u|², costs at most ~1e-7 |u|² |σ| of
-/// energy in such a step (and nothing of momentum).
-constexpr double correction_threshold = 1e-14;
-
-/// The discrete gradient G of ε over the step (beam.hpp): G u = Δε and G w = 0 for every rigid
-/// mode w of the midpoint configuration.
-template <class S>
-Eigen::Matrix<S, Beam::n_strains, 12> discrete_gradient(const Start& st, const Eigen::Matrix<S, 12, 1>& u,
-                                                        const Eigen::Matrix<S, Beam::n_strains, 1>& delta,
-                                                        const Geometry& g) {
-  Eigen::Matrix<S, Beam::n_strains, 12> G = strains_and_gradient(along_step(st, u, Instant::Middle), g).second;
-  Eigen::Matrix<S, 12, 1> d = deformational_part(st, u, g.L);
-  for (int k : {0, 6})
-    for (int i = 0; i < 3; ++i) d[k + i] /= g.L * g.L;
-  const S du = d.dot(u);
-  if (fem::scalar_value(du) > correction_threshold) {
-    const Eigen::Matrix<S, Beam::n_strains, 1> miss = delta - G * u;
-    G += (miss / du) * d.transpose();
-  }
-  return G;
-}
-
 /// Internal force on (a, b) over the step for the unknowns u (scheme of beam.hpp).
 template <class S>
 Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 12, 1>& u, const Geometry& g,
                                        const StrainMatrix& K, double eta, fem::TimeScheme scheme, double h) {
   using E = Eigen::Matrix<S, Beam::n_strains, 1>;
-  const Configuration<S> end = along_step(st, u, Instant::End);
+  const Configuration<S> end = two_frame::along_step(st.q, u, Instant::End);
   const Eigen::Matrix<S, Beam::n_strains, Beam::n_strains> Ks = K.cast<S>();
   if (scheme == fem::TimeScheme::Static) {
     const auto [eps1, B1] = strains_and_gradient(end, g);
@@ -164,7 +95,7 @@ Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 1
   const E eps1 = local_deformations<S>(end.xa, end.xb, end.Ra, end.Rb, g);
   const E eps0 = st.eps.cast<S>();
   const E delta = eps1 - eps0;
-  const auto G = discrete_gradient(st, u, delta, g);
+  const auto G = two_frame::discrete_gradient(st.q, u, delta, deformations_of(g), g.L, two_frame::Symmetry::Rigid);
   const E damping = (eta / h) * (Ks * delta);
   if (scheme == fem::TimeScheme::Midpoint) return G.transpose() * (Ks * (0.5 * (eps0 + eps1)) + damping);
   const auto B1 = strains_and_gradient(end, g).second;
@@ -299,7 +230,7 @@ void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   Start st;
   st.q = configuration(s.committed, nodes_);
   const Vec12 u = step_unknowns(s, nodes_);
-  const Configuration<double> end = along_step(st, u, Instant::End);
+  const Configuration<double> end = two_frame::along_step(st.q, u, Instant::End);
   const Strains delta = local_deformations<double>(end.xa, end.xb, end.Ra, end.Rb, g) -
                         local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
   w.dissipated += section_.damping_time / s.h * delta.dot(K_ * delta);
