@@ -28,6 +28,15 @@ class CellValueSink {
   virtual void set(std::string_view field, double value) = 0;
 };
 
+/// Where an element writes the starting values of its own unknowns for a step (the predictor).
+class PredictionSink {
+ public:
+  virtual ~PredictionSink() = default;
+  virtual void set(BlockId block, const double* values, int n) = 0;
+  template <int N>
+  void set(BlockId block, const Eigen::Matrix<double, N, 1>& v) { set(block, v.data(), N); }
+};
+
 class Element {
  public:
   explicit Element(std::string name) : name_(std::move(name)) {}
@@ -48,6 +57,10 @@ class Element {
 
   /// After convergence of a time element: update internal history. Most elements have none.
   virtual void commit(const StepState&) {}
+
+  /// Starting values of the element's own unknowns for the step [t_n, t_n + h] (node unknowns are
+  /// the integrator's). Unset unknowns start at zero.
+  virtual void predict(const StepState&, PredictionSink&) const {}
 
   /// State functions at a committed state.
   virtual void add_energy(std::span<const NodeState>, StateEnergy&) const {}

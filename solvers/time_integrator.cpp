@@ -42,7 +42,7 @@ fem::StepState TimeIntegrator::context(double t, double h) const {
   return fem::StepState{t, h, scheme, model_->nodes, states_, {}, nullptr};
 }
 
-void TimeIntegrator::predict(double h, Vec u) const {
+void TimeIntegrator::predict(double t, double h, Vec u) const {
   // Dynamic: constant velocity, Δx = h v_n and φ = h ω_n (exact for free flight without forces
   // and for a free spherical body). Static: the last converged increment scaled to the new one
   // (a secant predictor along the load path); zero for the first.
@@ -68,6 +68,23 @@ void TimeIntegrator::predict(double h, Vec u) const {
       if (node.rotation.valid()) set(node.rotation, h * states_[n].angular_velocity);
     }
   }
+  // The elements' own unknowns (joints' relative coordinates and multipliers).
+  struct Sink final : fem::PredictionSink {
+    const fem::DofMap* map = nullptr;
+    PetscScalar* a = nullptr;
+    PetscInt first = 0, last = 0;
+    void set(fem::BlockId block, const double* values, int n) override {
+      const auto dofs = map->dofs(block);
+      for (int c = 0; c < n; ++c)
+        if (dofs[c] >= first && dofs[c] < last) a[dofs[c] - first] = values[c];
+    }
+  } sink;
+  sink.map = &tableau_->global_map();
+  sink.a = a;
+  sink.first = first;
+  sink.last = last;
+  const fem::StepState s = context(t, h);
+  for (const std::size_t e : tableau_->local_elements()) model_->elements[e]->predict(s, sink);
   check(VecRestoreArray(u, &a), "VecRestoreArray");
 }
 
@@ -215,7 +232,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       // Land exactly on the grid: never leave a round-off sliver for a separate time element.
       const double remaining = t_target - t;
       const double h = remaining - h_cur < 1e-6 * h_cur ? remaining : h_cur;
-      predict(h, u);
+      predict(t, h, u);
       const NewtonReport rep = newton_.solve(context(t, h), u);
       stats_.newton_iterations += rep.iterations;
       iterations += rep.iterations;

@@ -1,8 +1,8 @@
 #pragma once
 /// Time integration over time elements (formulation.md §2): for each element [t_n, t_n + h]
 /// Newton solves the momentum balance for the increments, then the state is committed
-/// (x_{n+1} = x_n + Δx, v_{n+1} = 2Δx/h − v_n; frame nodes R_{n+1} = exp(φ) R_n,
-/// ω_{n+1} = 2φ/h − exp(φ) ω_n), energies are tallied and observers are told.
+/// (x_{n+1} = x_n + Δx, v_{n+1} = 2Δx/h − v_n; frame nodes R_{n+1} = cay(b) R_n,
+/// ω_{n+1} = 2b/h − cay(b) ω_n: fem::advance), energies are tallied and observers are told.
 /// A static analysis (`AnalysisType::Static`) runs the same loop with the `Static` stamping: t is
 /// the load parameter, each increment is an equilibrium solve, velocities stay as given, and the
 /// predictor extrapolates the previous increment.
@@ -68,7 +68,7 @@ class TimeIntegrator {
 
  private:
   [[nodiscard]] fem::StepState context(double t, double h) const;
-  void predict(double h, Vec u) const;
+  void predict(double t, double h, Vec u) const;
   void commit(double t, double h, Vec u);
   void commit(fem::StepState s, Vec u);
   /// Static equilibrium at t = 0 with the loads raised from 0 to 1 (AnalysisSettings::

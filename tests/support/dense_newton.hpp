@@ -38,14 +38,27 @@ inline void set_block(TrialState& s, fem::BlockId b, const fem::Vec3& v) {
     if (dofs[i] != fem::fixed_dof) s.trial[static_cast<std::size_t>(dofs[i])] = v[i];
 }
 
-/// The time integrator's predictor: Δx = h v_n, φ = h ω_n (zero in statics).
+/// The time integrator's predictor: Δx = h v_n, b = h ω_n (zero in statics), and the elements'
+/// own unknowns from Element::predict.
 inline void predict(const fem::Model& m, TrialState& s) {
   std::fill(s.trial.begin(), s.trial.end(), 0.0);
-  if (s.scheme == fem::TimeScheme::Static) return;
-  for (std::size_t k = 0; k < m.nodes.size(); ++k) {
-    set_block(s, m.nodes[k].displacement, s.h * s.committed[k].velocity);
-    if (m.nodes[k].rotation.valid()) set_block(s, m.nodes[k].rotation, s.h * s.committed[k].angular_velocity);
+  if (s.scheme != fem::TimeScheme::Static) {
+    for (std::size_t k = 0; k < m.nodes.size(); ++k) {
+      set_block(s, m.nodes[k].displacement, s.h * s.committed[k].velocity);
+      if (m.nodes[k].rotation.valid()) set_block(s, m.nodes[k].rotation, s.h * s.committed[k].angular_velocity);
+    }
   }
+  struct Sink final : fem::PredictionSink {
+    TrialState* s = nullptr;
+    void set(fem::BlockId block, const double* values, int n) override {
+      const auto dofs = s->map.dofs(block);
+      for (int c = 0; c < n; ++c)
+        if (dofs[c] != fem::fixed_dof) s->trial[static_cast<std::size_t>(dofs[c])] = values[c];
+    }
+  } sink;
+  sink.s = &s;
+  const fem::StepState v = s.view(m);
+  for (const auto& e : m.elements) e->predict(v, sink);
 }
 
 struct NewtonResult {

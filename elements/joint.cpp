@@ -1,0 +1,342 @@
+#include "elements/joint.hpp"
+
+#include "elements/two_frame_step.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace catena::elements {
+
+namespace {
+
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Vec12 = Eigen::Matrix<double, 12, 1>;
+using two_frame::Configuration;
+using two_frame::Instant;
+constexpr double two_pi = 2.0 * std::numbers::pi;
+
+/// Cardan angles (α, β, γ), R = R_x(α) R_y(β) R_z(γ); α and γ unwrapped near the reference.
+template <class T>
+ad::Vec3T<T> cardan_angles(const ad::Mat3T<T>& R, const Vec3& reference) {
+  using std::sqrt;
+  const T c2 = R(0, 0) * R(0, 0) + R(0, 1) * R(0, 1);  // cos² β
+  if (!(fem::scalar_value(c2) > 1e-12))
+    throw fem::DomainError("universal joint at its gimbal lock (the two forks' axes aligned)");
+  ad::Vec3T<T> a;
+  a[0] = fem::rotation_detail::atan2_fixed(T(-R(1, 2)), R(2, 2));
+  a[1] = fem::rotation_detail::atan2_fixed(R(0, 2), sqrt(c2));
+  a[2] = fem::rotation_detail::atan2_fixed(T(-R(0, 1)), R(0, 0));
+  for (int i : {0, 2}) a[i] += std::round((reference[i] - fem::scalar_value(a[i])) / two_pi) * two_pi;
+  return a;
+}
+
+/// E(q): the relative coordinates of a configuration; frame A is (x_a + R_a c_a, R_a Q_a), frame
+/// B likewise (a ground frame is given as the configuration x = point, R = axes, c = 0, Q = I).
+/// Rotation vector: ρ = ρ_0 + log(R_rel R_rel,0ᵀ), the reference (ρ_0, R_rel,0) a committed state:
+/// tracked incrementally, it never wraps, and has no singularity at whole turns (|ρ| = 2πk) as a
+/// single rotation vector would. Cardan angles are absolute, α and γ unwrapped near ρ_0.
+struct Kinematics {
+  Vec3 ca, cb;
+  Mat3 Qa, Qb;
+  RotationCoordinates coordinates;
+  Vec3 reference;                     ///< ρ_0
+  Mat3 reference_rotation = Mat3::Identity();  ///< R_rel,0
+
+  template <class T>
+  Eigen::Matrix<T, 6, 1> operator()(const ad::Vec3T<T>& xa, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>& xb,
+                                    const ad::Mat3T<T>& Rb) const {
+    using M = ad::Mat3T<T>;
+    const M Ja = Ra * Qa.cast<T>();
+    const M Jb = Rb * Qb.cast<T>();
+    const ad::Vec3T<T> d = xb + Rb * cb.cast<T>() - xa - Ra * ca.cast<T>();
+    const M Rrel = Ja.transpose() * Jb;
+    Eigen::Matrix<T, 6, 1> e;
+    e.template head<3>() = Ja.transpose() * d;
+    if (coordinates == RotationCoordinates::Cardan) {
+      e.template tail<3>() = cardan_angles(Rrel, reference);
+    } else {
+      e.template tail<3>() = reference.cast<T>() + fem::log_map(M(Rrel * reference_rotation.transpose().cast<T>()));
+    }
+    return e;
+  }
+};
+
+double law_value(const JointLaw& law, double t) { return law.function ? (*law.function)(t) : 0.0; }
+
+/// A frame's carrier configuration: the node's state, or the ground's point and axes.
+std::pair<Vec3, Mat3> carrier(const JointFrame& f, std::span<const fem::NodeState> states) {
+  if (!f.node) return {f.offset, f.axes};
+  const fem::NodeState& n = states[f.node->index];
+  return {n.position, n.orientation.toRotationMatrix()};
+}
+
+Kinematics kinematics_of(const std::array<JointFrame, 2>& frames, RotationCoordinates c, const Vec3& reference,
+                         const Mat3& reference_rotation) {
+  Kinematics k;
+  k.ca = frames[0].node ? frames[0].offset : Vec3::Zero();
+  k.Qa = frames[0].node ? frames[0].axes : Mat3::Identity();
+  k.cb = frames[1].offset;
+  k.Qb = frames[1].axes;
+  k.coordinates = c;
+  k.reference = reference;
+  k.reference_rotation = reference_rotation;
+  return k;
+}
+
+
+/// The carriers of both frames in the given states.
+Configuration<double> configuration_of(const std::array<JointFrame, 2>& frames, std::span<const fem::NodeState> states) {
+  Configuration<double> q;
+  std::tie(q.xa, q.Ra) = carrier(frames[0], states);
+  std::tie(q.xb, q.Rb) = carrier(frames[1], states);
+  return q;
+}
+
+/// R_rel = J_aᵀ J_b of a configuration.
+Mat3 relative_rotation(const Kinematics& k, const Configuration<double>& q) {
+  return (q.Ra * k.Qa).transpose() * (q.Rb * k.Qb);
+}
+
+/// The node unknowns of the step in the order of two_frame (zeros for the ground).
+Vec12 step_unknowns(const std::array<JointFrame, 2>& frames, const fem::StepState& s) {
+  Vec12 u = Vec12::Zero();
+  for (int k = 0; k < 2; ++k) {
+    if (!frames[k].node) continue;
+    u.segment<3>(6 * k) = s.increment(*frames[k].node);
+    u.segment<3>(6 * k + 3) = s.rotation_increment(*frames[k].node);
+  }
+  return u;
+}
+
+
+}  // namespace
+
+struct Joint::Start {
+  Configuration<double> q;  ///< frame carriers at t_n (ground: its point and axes)
+  Kinematics f;
+  Vec6 E0;                  ///< E(q_n)
+  bool active = true;
+  bool ground = false;
+};
+
+Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial,
+             const JointFrame& a, const JointFrame& b, JointDefinition definition, double length_scale)
+    : Element(std::move(name)), frames_{a, b}, def_(std::move(definition)), length_scale_(length_scale) {
+  const std::string who = "joint '" + this->name() + "': ";
+  if (!b.node) throw std::invalid_argument(who + "frame B must be on a node");
+  if (a.node && *a.node == *b.node) throw std::invalid_argument(who + "both frames are on the same node");
+  if (!(length_scale > 0.0)) throw std::invalid_argument(who + "the length scale must be positive");
+  for (int k = 0; k < 2; ++k) {
+    if (!frames_[k].node) continue;
+    const fem::Node& n = nodes[frames_[k].node->index];
+    if (!n.rotation.valid()) throw std::invalid_argument(who + "node '" + n.name + "' is not a frame node");
+    displacement_[k] = n.displacement;
+    rotation_[k] = n.rotation;
+    cell_.push_back(*frames_[k].node);
+  }
+  for (const Mat3& Q : {a.axes, b.axes})
+    if (!((Q.transpose() * Q - Mat3::Identity()).cwiseAbs().maxCoeff() < 1e-9 && Q.determinant() > 0.0))
+      throw std::invalid_argument(who + "joint axes must be a rotation");
+  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_.rotation, Vec3::Zero(), Mat3::Identity()),
+                                         configuration_of(frames_, initial));
+  e_ = relative_coordinates(initial);
+  active_now_ = active_at(0.0);
+}
+
+void Joint::declare(fem::UnknownRegistry& registry) {
+  const std::string owner = "joint '" + name() + "'";
+  relative_ = registry.add_block(owner, "relative", fem::UnknownKind::RelativeCoordinate, 6);
+  reaction_ = registry.add_block(owner, "reaction", fem::UnknownKind::Multiplier, 6);
+  std::vector<fem::BlockId> blocks{relative_, reaction_};
+  for (int k = 0; k < 2; ++k)
+    if (frames_[k].node) {
+      blocks.push_back(displacement_[k]);
+      blocks.push_back(rotation_[k]);
+    }
+  registry.couple(blocks);
+}
+
+Eigen::Matrix<double, 6, 1> Joint::relative_coordinates(std::span<const fem::NodeState> states) const {
+  const auto [xa, Ra] = carrier(frames_[0], states);
+  const auto [xb, Rb] = carrier(frames_[1], states);
+  return kinematics_of(frames_, def_.rotation, e_.tail<3>(), relative_rotation_)(xa, Ra, xb, Rb);
+}
+
+Joint::Start Joint::start_of(const fem::StepState& s) const {
+  Start st;
+  st.q = configuration_of(frames_, s.committed);
+  // The reference rotation is the start's own, so that E(q_n) = e_n exactly.
+  st.f = kinematics_of(frames_, def_.rotation, e_.tail<3>(), Mat3::Identity());
+  st.f.reference_rotation = relative_rotation(st.f, st.q);
+  st.E0 = st.f(st.q.xa, st.q.Ra, st.q.xb, st.q.Rb);
+  st.active = active_at(s.t_n);
+  st.ground = !frames_[0].node;
+  return st;
+}
+
+/// E(q_{n+1}) and the gradient that carries λ to the nodes: the discrete gradient over the step,
+/// or the gradient at the end in statics.
+template <class S>
+std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradient(
+    const Configuration<double>& q, const Kinematics& f, const Vec6& E0, const Eigen::Matrix<S, 12, 1>& u,
+    bool is_static, double length, two_frame::Symmetry symmetry) {
+  const Configuration<S> end = two_frame::along_step(q, u, Instant::End);
+  if (is_static) return two_frame::value_and_gradient<6>(end, f);
+  const Eigen::Matrix<S, 6, 1> E1 = f(end.xa, end.Ra, end.xb, end.Rb);
+  const Eigen::Matrix<S, 6, 1> delta = E1 - E0.cast<S>();
+  return {E1, two_frame::discrete_gradient<6>(q, u, delta, f, length, symmetry)};
+}
+
+void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
+  const Start st = start_of(s);
+  const Vec12 u = step_unknowns(frames_, s);
+  const Vec6 e1 = s.values<6>(relative_);
+  const Vec6 lambda = s.values<6>(reaction_);
+  const bool is_static = s.scheme == fem::TimeScheme::Static;
+  const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
+
+  // Kinematic rows E(q_{n+1}) − e_{n+1} and node rows −Gᵀλ, with their derivatives in u
+  // (automatic differentiation only when the Jacobian is wanted).
+  Vec6 E1;
+  Vec12 f;
+  Eigen::Matrix<double, 6, 12> dE = Eigen::Matrix<double, 6, 12>::Zero(), Gv;
+  Eigen::Matrix<double, 12, 12> df = Eigen::Matrix<double, 12, 12>::Zero();
+  if (j.wanted()) {
+    using D = ad::Dual<12>;
+    const auto [E1d, Gd] = kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), is_static, length_scale_, symmetry);
+    const Eigen::Matrix<D, 12, 1> force = -(Gd.transpose() * ad::constant<D>(lambda));
+    E1 = ad::values(E1d);
+    dE = ad::jacobian(E1d);
+    f = ad::values(force);
+    df = ad::jacobian(force);
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b < 12; ++b) Gv(a, b) = Gd(a, b).value();
+  } else {
+    std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, is_static, length_scale_, symmetry);
+    f = -(Gv.transpose() * lambda);
+  }
+  const Vec6 kinematic = E1 - e1;
+
+  r.add<6>(relative_, kinematic);
+  j.add<6, 6>(relative_, relative_, Eigen::Matrix<double, 6, 6>(-Eigen::Matrix<double, 6, 6>::Identity()));
+  for (int k = 0; k < 2; ++k) {
+    if (!frames_[k].node) continue;
+    const std::array<fem::BlockId, 2> rows{displacement_[k], rotation_[k]};
+    for (int p = 0; p < 2; ++p) {
+      const int rp = 6 * k + 3 * p;
+      r.add<3>(rows[p], Vec3(f.segment<3>(rp)));
+      j.add<3, 6>(rows[p], reaction_, Eigen::Matrix<double, 3, 6>(-Gv.transpose().block<3, 6>(rp, 0)));
+      j.add<6, 3>(relative_, rows[p], Eigen::Matrix<double, 6, 3>(dE.block<6, 3>(0, rp)));
+      for (int l = 0; l < 2; ++l) {
+        if (!frames_[l].node) continue;
+        const std::array<fem::BlockId, 2> cols{displacement_[l], rotation_[l]};
+        for (int q = 0; q < 2; ++q) j.add<3, 3>(rows[p], cols[q], Mat3(df.block<3, 3>(rp, 6 * l + 3 * q)));
+      }
+    }
+  }
+
+  // Constitutive rows, one per component.
+  Vec6 c = Vec6::Zero();
+  Eigen::Matrix<double, 6, 6> dc_de = Eigen::Matrix<double, 6, 6>::Zero();
+  Eigen::Matrix<double, 6, 6> dc_dl = Eigen::Matrix<double, 6, 6>::Zero();
+  const double t1 = s.t_end();
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (!st.active) {
+      c[k] = lambda[k];
+      dc_dl(k, k) = 1.0;
+      continue;
+    }
+    switch (law.kind) {
+      case JointLawKind::Prescribed:
+        c[k] = e1[k] - law_value(law, t1);
+        dc_de(k, k) = 1.0;
+        break;
+      case JointLawKind::PrescribedRate:
+        c[k] = e1[k] - st.E0[k] - 0.5 * s.h * (law_value(law, s.t_n) + law_value(law, t1));
+        dc_de(k, k) = 1.0;
+        break;
+      case JointLawKind::Free:
+      case JointLawKind::Spring:
+        if (is_static) {
+          c[k] = lambda[k] + law.stiffness * (e1[k] - law.rest) - s.load_factor * law_value(law, t1);
+          dc_de(k, k) = law.stiffness;
+        } else {
+          c[k] = lambda[k] + law.stiffness * (0.5 * (st.E0[k] + e1[k]) - law.rest) + law.damping * (e1[k] - st.E0[k]) / s.h -
+                 0.5 * (law_value(law, s.t_n) + law_value(law, t1));
+          dc_de(k, k) = 0.5 * law.stiffness + law.damping / s.h;
+        }
+        dc_dl(k, k) = 1.0;
+        break;
+    }
+  }
+  r.add<6>(reaction_, c);
+  j.add<6, 6>(reaction_, relative_, dc_de);
+  j.add<6, 6>(reaction_, reaction_, dc_dl);
+}
+
+void Joint::commit(const fem::StepState& s) {
+  const Vec6 e1 = s.values<6>(relative_);
+  if (s.scheme != fem::TimeScheme::Static && s.h > 0.0) e_rate_ = (e1 - e_) / s.h;
+  e_ = e1;
+  lambda_ = s.values<6>(reaction_);
+  const Configuration<double> end =
+      two_frame::along_step(configuration_of(frames_, s.committed), step_unknowns(frames_, s), Instant::End);
+  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_.rotation, Vec3::Zero(), Mat3::Identity()), end);
+  active_now_ = active_at(s.t_end());
+}
+
+void Joint::predict(const fem::StepState& s, fem::PredictionSink& out) const {
+  Vec6 e = s.scheme == fem::TimeScheme::Static ? e_ : Vec6(e_ + s.h * e_rate_);
+  const bool active = active_at(s.t_n);
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (active && law.kind == JointLawKind::Prescribed) e[k] = law_value(law, s.t_end());
+  }
+  out.set<6>(relative_, e);
+  out.set<6>(reaction_, active ? lambda_ : Vec6::Zero());
+}
+
+void Joint::add_energy(std::span<const fem::NodeState>, fem::StateEnergy& e) const {
+  // The springs' energy at the committed coordinates (a released joint stores none).
+  if (!active_now_) return;
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (law.kind == JointLawKind::Spring) e.strain += 0.5 * law.stiffness * (e_[k] - law.rest) * (e_[k] - law.rest);
+  }
+}
+
+void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
+  if (s.scheme == fem::TimeScheme::Static || !active_at(s.t_n)) return;
+  const Vec6 e1 = s.values<6>(relative_);
+  const Vec6 lambda = s.values<6>(reaction_);
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    const double de = e1[k] - e_[k];
+    switch (law.kind) {
+      case JointLawKind::Prescribed:
+      case JointLawKind::PrescribedRate:
+        w.external_work += lambda[k] * de;  // the drive's work (zero for an ideal constraint)
+        break;
+      case JointLawKind::Free:
+      case JointLawKind::Spring:
+        w.external_work += 0.5 * (law_value(law, s.t_n) + law_value(law, s.t_end())) * de;
+        w.dissipated += law.damping * de * de / s.h;
+        break;
+    }
+  }
+}
+
+void Joint::cell_values(std::span<const fem::NodeState>, fem::CellValueSink& out) const {
+  static constexpr std::array<std::string_view, 6> reaction_names{"reaction_force_x",  "reaction_force_y",
+                                                                   "reaction_force_z",  "reaction_moment_x",
+                                                                   "reaction_moment_y", "reaction_moment_z"};
+  static constexpr std::array<std::string_view, 6> relative_names{"relative_x",  "relative_y",  "relative_z",
+                                                                   "relative_rx", "relative_ry", "relative_rz"};
+  for (std::size_t k = 0; k < 6; ++k) {
+    out.set(reaction_names[k], lambda_[static_cast<Eigen::Index>(k)]);
+    out.set(relative_names[k], e_[static_cast<Eigen::Index>(k)]);
+  }
+}
+
+}  // namespace catena::elements

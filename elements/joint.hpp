@@ -1,0 +1,121 @@
+#pragma once
+/// Joint between two frames, as more-than-redundant relative coordinates with multipliers
+/// (Borri, Franchi & Mantegazza; formulation.md §1).
+///
+/// Frames. Frame A sits on a frame node a (offset c_a and axes Q_a fixed in the node's axes) or on
+/// the ground (a fixed point and axes); frame B on a frame node b. Point and axes:
+/// p = x + R c, J = R Q.
+///
+/// Unknowns owned: the relative coordinates e = (ε, ρ) at the end of the step (block
+/// "relative", 6) and the multipliers λ (block "reaction", 6), the generalized force and moment
+/// the joint applies to frame B (−λ to frame A), in the axes of frame A, averaged over the step.
+///   ε = J_aᵀ (p_b − p_a)                         relative displacement, frame A axes
+///   ρ = the coordinates of R_rel = J_aᵀ J_b: by default tracked incrementally,
+///       ρ_{n+1} = ρ_n + log(R_rel,n+1 R_rel,nᵀ) (components in frame A's axes), so it never wraps
+///       and has no singularity at whole turns (a hinge that turns 135 rad reads 135 rad; about a
+///       fixed axis it is the angle); or Cardan angles (α, β, γ) with R_rel = R_x(α) R_y(β) R_z(γ),
+///       for the universal joint (γ = 0; singular at β = ±π/2, where the forks' axes align).
+/// Rows:
+///   node rows      −Gᵀ λ, G the discrete gradient of E(q) = (ε, ρ) over the step
+///                  (elements/two_frame_step.hpp): G u = E(q_{n+1}) − E(q_n), so the joint's
+///                  forces do work λ · Δe exactly; between two nodes G also has no resultant and
+///                  no moment, so a joint between free bodies keeps their momenta.
+///   kinematic rows E(q_{n+1}) − e_{n+1} = 0 (block "relative"): the joint holds at every step end.
+///   constitutive   one per component (block "reaction"), JointLaw:
+///     Prescribed      e_{n+1} = g(t_{n+1})                 (ideal constraint: g = 0; a drive)
+///     PrescribedRate  e_{n+1} = e_n + h ½(ė(t_n) + ė(t_{n+1}))   (a velocity drive)
+///     Free / Spring   λ = −k (ē − e_rest) − c Δe/h + ½(f(t_n) + f(t_{n+1})),  ē = ½(e_n + e_{n+1})
+///                     (free: k = c = 0, f = 0 unless given)
+/// Energy: λ · Δe is the work the joint does on the nodes: zero for ideal constraints, the drive's
+/// work for prescribed laws and f's (external_work), −Δ(½ k (e − e_rest)²) for springs (strain),
+/// −c Δe²/h for dampers (dissipated). Static analysis: node rows −B(q_{n+1})ᵀ λ, springs at the end
+/// value, no dampers. The trapezoidal scheme uses the midpoint's G as well.
+/// Activation: outside [active_from, active_until) every component is free with λ = 0 (a released
+/// joint; springs store no energy then); the switch is read at the start of a step, and the
+/// sparsity never changes.
+#include "fem/element.hpp"
+#include "fem/expression.hpp"
+
+#include <array>
+#include <limits>
+#include <optional>
+
+namespace catena::elements {
+
+using fem::Mat3;
+using fem::NodeId;
+using fem::Vec3;
+
+/// Where a joint frame sits.
+struct JointFrame {
+  std::optional<NodeId> node;  ///< empty: the ground
+  Vec3 offset = Vec3::Zero();  ///< node axes (ground: the global position of the point)
+  Mat3 axes = Mat3::Identity();  ///< joint axes in node axes (ground: global)
+};
+
+enum class JointLawKind : std::uint8_t { Free, Prescribed, PrescribedRate, Spring };
+
+/// The constitutive choice of one relative coordinate (header comment).
+struct JointLaw {
+  JointLawKind kind = JointLawKind::Free;
+  std::optional<fem::Expression> function;  ///< g (Prescribed), ė (PrescribedRate), f (Free, Spring)
+  double stiffness = 0.0;  ///< k [N/m or N m/rad]
+  double damping = 0.0;    ///< c [N s/m or N m s/rad]
+  double rest = 0.0;       ///< e_rest [m or rad]
+};
+
+enum class RotationCoordinates : std::uint8_t { RotationVector, Cardan };
+
+struct JointDefinition {
+  std::array<JointLaw, 6> laws;  ///< ε_x, ε_y, ε_z, ρ_x, ρ_y, ρ_z
+  RotationCoordinates rotation = RotationCoordinates::RotationVector;
+  double active_from = -std::numeric_limits<double>::infinity();
+  double active_until = std::numeric_limits<double>::infinity();
+};
+
+class Joint final : public fem::Element {
+ public:
+  /// `initial`: the node states at t = 0 (the relative coordinates start from them).
+  /// `length_scale` [m]: makes translations and rotations comparable in the discrete gradient.
+  Joint(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial,
+        const JointFrame& a, const JointFrame& b, JointDefinition definition, double length_scale);
+
+  std::string_view kind() const override { return "joint"; }
+  void declare(fem::UnknownRegistry& registry) override;
+  void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
+  void commit(const fem::StepState& s) override;
+  void predict(const fem::StepState& s, fem::PredictionSink& out) const override;
+  void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
+  std::span<const NodeId> cell_nodes() const override { return cell_; }
+  /// Fields: reaction_force_x/y/z, reaction_moment_x/y/z (λ, frame A axes, averaged over the
+  /// last step), relative_x/y/z [m] and relative_rx/ry/rz [rad] (e at the last committed state).
+  void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
+
+  /// The relative coordinates of a configuration (rotations unwrapped near the committed ones).
+  [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_coordinates(std::span<const fem::NodeState> states) const;
+  [[nodiscard]] const Eigen::Matrix<double, 6, 1>& committed_coordinates() const { return e_; }
+  [[nodiscard]] const Eigen::Matrix<double, 6, 1>& reactions() const { return lambda_; }
+  [[nodiscard]] fem::BlockId relative_block() const { return relative_; }
+  [[nodiscard]] fem::BlockId reaction_block() const { return reaction_; }
+  [[nodiscard]] bool active_at(double t) const { return t >= def_.active_from && t < def_.active_until; }
+
+ private:
+  struct Start;
+  [[nodiscard]] Start start_of(const fem::StepState& s) const;
+
+  std::array<JointFrame, 2> frames_;
+  JointDefinition def_;
+  double length_scale_;
+  std::array<fem::BlockId, 2> displacement_{}, rotation_{};
+  fem::BlockId relative_, reaction_;
+  std::vector<NodeId> cell_;
+  // History: the committed relative coordinates, the last step's multipliers and rate of e.
+  Eigen::Matrix<double, 6, 1> e_ = Eigen::Matrix<double, 6, 1>::Zero();
+  Eigen::Matrix<double, 6, 1> lambda_ = Eigen::Matrix<double, 6, 1>::Zero();
+  Eigen::Matrix<double, 6, 1> e_rate_ = Eigen::Matrix<double, 6, 1>::Zero();
+  bool active_now_ = true;  ///< at the committed state
+  Mat3 relative_rotation_ = Mat3::Identity();  ///< J_aᵀ J_b at the committed state
+};
+
+}  // namespace catena::elements

@@ -1,0 +1,304 @@
+// Joints as relative coordinates with multipliers (elements/joint.hpp): exact tangents for every
+// kind (ground and two-node, statics and dynamics, relative rotations past a half turn), motion
+// only in the free directions checked from the node states, the pendulum's reaction, a driven
+// angle that turns several times, and energy and momenta of free bodies joined by a joint.
+#include "elements/joint.hpp"
+
+#include "elements/joint_kinds.hpp"
+#include "elements/nodal_load.hpp"
+#include "elements/rigid_body.hpp"
+#include "support/dense_newton.hpp"
+#include "support/tangent_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+namespace catena::elements {
+namespace {
+
+using fem::Mat3;
+using fem::Quaternion;
+using fem::Vec3;
+using testing::TrialState;
+constexpr double pi = std::numbers::pi;
+
+Mat3 rotation(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+
+Mat3 inertia() {
+  Mat3 J;
+  J << 0.30, 0.02, -0.01,  //
+      0.02, 0.20, 0.03,    //
+      -0.01, 0.03, 0.15;
+  return J;
+}
+
+std::array<fem::Expression, 3> constant_vector(const Vec3& v) {
+  const fem::ParameterTable p{{"X", v.x()}, {"Y", v.y()}, {"Z", v.z()}};
+  return {fem::Expression("X", p), fem::Expression("Y", p), fem::Expression("Z", p)};
+}
+
+/// Two rigid bodies (or one and the ground) joined by a joint of the given kind. The joint frames
+/// have offsets and turned axes; at t = 0 the joint is assembled (frames coincide), with the
+/// relative rotation `turn` about the joint z axis.
+struct JointModel {
+  fem::Model model;
+  fem::NodeId a, b;
+  Joint* joint = nullptr;
+  JointModel(std::string_view kind, bool ground, const Vec3& gravity = Vec3::Zero(), double turn = 0.0,
+             JointDefinition* custom = nullptr) {
+    const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));  // joint axes, global, at t = 0
+    const Vec3 point(0.3, -0.2, 0.5);                  // joint point, global, at t = 0
+    const Mat3 Ra = rotation(0.9, Vec3(-1, 0.5, 2)), Rb = rotation(-1.3, Vec3(2, 1, 0.3));
+    const Vec3 xa = point + Vec3(-0.4, 0.1, 0.2), xb = point + Vec3(0.5, 0.3, -0.2);
+    a = model.add_node("a", xa, fem::NodeKind::Frame);
+    b = model.add_node("b", xb, fem::NodeKind::Frame);
+    model.initial_state[0].orientation = Quaternion(Ra);
+    model.initial_state[1].orientation = Quaternion(Rb);
+    model.add_element<RigidBody>("A", model.nodes, a, RigidBodyProperties{1.5, inertia(), Vec3(0.1, 0, -0.1)}, gravity);
+    model.add_element<RigidBody>("B", model.nodes, b, RigidBodyProperties{0.8, 0.7 * inertia(), Vec3(0, 0.1, 0.05)},
+                                 gravity);
+    JointFrame fa, fb;
+    if (ground) {
+      fa.offset = point;
+      fa.axes = axes;
+      for (int c = 0; c < 3; ++c) {
+        model.fix(a, c);
+        model.fix_rotation(a, c);
+      }
+    } else {
+      fa.node = a;
+      fa.offset = Ra.transpose() * (point - xa);
+      fa.axes = Ra.transpose() * axes;
+    }
+    fb.node = b;
+    fb.offset = Rb.transpose() * (point - xb);
+    fb.axes = Rb.transpose() * axes * rotation(turn, Vec3::UnitZ());
+    JointDefinition def = custom ? std::move(*custom) : joint_definition(kind);
+    joint = &model.add_element<Joint>("j", model.nodes, model.initial_state, fa, fb, std::move(def), 1.0);
+  }
+};
+
+void check_joint_tangent(std::string_view kind, bool ground, fem::TimeScheme scheme, double size, double turn,
+                         unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 4; ++trial) {
+    JointModel jm(kind, ground, Vec3::Zero(), turn);
+    TrialState s(jm.model);
+    s.scheme = scheme;
+    s.h = 0.2;
+    for (fem::NodeState& n : s.committed) {
+      n.position += 0.05 * Vec3(u(rng), u(rng), u(rng));
+      n.orientation = (Quaternion(testing::random_rotation(rng, 0.3)) * n.orientation).normalized();
+    }
+    for (double& x : s.trial) x = size * u(rng);
+    const testing::TangentCheck c = testing::compare_rowwise(jm.model, *jm.joint, s);
+    EXPECT_LT(c.max_relative_error, 1e-6) << kind << (ground ? " to ground" : "") << ", trial " << trial << ": "
+                                          << c.worst;
+  }
+}
+
+TEST(JointTangent, EveryKindMidpoint) {
+  unsigned seed = 1;
+  for (const std::string_view kind : joint_kinds)
+    for (const bool ground : {false, true}) check_joint_tangent(kind, ground, fem::TimeScheme::Midpoint, 0.3, 0.0, seed++);
+}
+
+TEST(JointTangent, EveryKindStatic) {
+  unsigned seed = 100;
+  for (const std::string_view kind : joint_kinds)
+    for (const bool ground : {false, true}) check_joint_tangent(kind, ground, fem::TimeScheme::Static, 0.3, 0.0, seed++);
+}
+
+TEST(JointTangent, PastAHalfTurnAndAtTinySteps) {
+  // Committed relative rotation 3 rad about the hinge: steps of up to 0.5 rad cross π.
+  check_joint_tangent("revolute", false, fem::TimeScheme::Midpoint, 0.5, 3.0, 200);
+  check_joint_tangent("spherical", true, fem::TimeScheme::Midpoint, 0.5, 3.0, 201);
+  check_joint_tangent("universal", false, fem::TimeScheme::Midpoint, 0.05, 3.0, 202);
+  check_joint_tangent("revolute", false, fem::TimeScheme::Midpoint, 1e-7, 0.0, 203);
+}
+
+/// Runs `steps` midpoint steps with dense Newton, calling `check(states, joint)` after each.
+template <class F>
+void run(fem::Model& m, TrialState& s, int steps, F check) {
+  for (int k = 0; k < steps; ++k) {
+    testing::predict(m, s);
+    testing::newton(m, s, 1e-8);
+    testing::commit(m, s);
+    check(s.committed);
+  }
+}
+
+/// Relative motion of B with respect to A, from the node states alone (independent of the
+/// joint's kinematics): the displacement of the joint points and the rotation of the frames, in
+/// A's joint axes at t = 0 turned with A.
+struct Relative {
+  Vec3 d;
+  Mat3 R;
+};
+Relative relative_motion(const JointModel& jm, const std::vector<fem::NodeState>& st) {
+  const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));
+  const Vec3 point(0.3, -0.2, 0.5);
+  const auto& i = jm.model.initial_state;
+  const Mat3 Ra0 = i[0].orientation.toRotationMatrix(), Rb0 = i[1].orientation.toRotationMatrix();
+  const Mat3 Ra = st[0].orientation.toRotationMatrix(), Rb = st[1].orientation.toRotationMatrix();
+  const Vec3 pa = st[0].position + Ra * Ra0.transpose() * (point - i[0].position);
+  const Vec3 pb = st[1].position + Rb * Rb0.transpose() * (point - i[1].position);
+  const Mat3 Ja = Ra * Ra0.transpose() * axes, Jb = Rb * Rb0.transpose() * axes;
+  return {Ja.transpose() * (pb - pa), Ja.transpose() * Jb};
+}
+
+TEST(Joint, EachKindMovesOnlyInItsFreeDirections) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const std::string_view kind : joint_kinds) {
+    if (kind == "free") continue;  // no constraint: nothing to hold
+    JointModel jm(kind, false);
+    for (const fem::NodeId n : {jm.a, jm.b}) {
+      jm.model.add_element<NodalLoad>("F" + std::to_string(n.index), jm.model.nodes, n,
+                                      constant_vector(Vec3(u(rng), u(rng), u(rng))));
+      jm.model.add_element<NodalLoad>("M" + std::to_string(n.index), jm.model.nodes, n,
+                                      constant_vector(Vec3(u(rng), u(rng), u(rng))), LoadKind::Moment);
+    }
+    TrialState s(jm.model);
+    s.h = 0.02;
+    Vec3 d_max = Vec3::Zero(), rot_max = Vec3::Zero();
+    // The universal joint reaches its gimbal lock (forks' axes aligned) at 1.6 s under these loads.
+    run(jm.model, s, kind == "universal" ? 60 : 100, [&](const std::vector<fem::NodeState>& st) {
+      const Relative r = relative_motion(jm, st);
+      const Vec3 phi = fem::log_map(r.R);
+      const Vec3 cardan(std::atan2(-r.R(1, 2), r.R(2, 2)), std::asin(r.R(0, 2)), std::atan2(-r.R(0, 1), r.R(0, 0)));
+      const Vec3 rot = kind == "universal" ? cardan : phi;
+      d_max = d_max.cwiseMax(r.d.cwiseAbs());
+      rot_max = rot_max.cwiseMax(rot.cwiseAbs());
+    });
+    const JointDefinition def = joint_definition(kind);
+    for (int c = 0; c < 6; ++c) {
+      const double moved = c < 3 ? d_max[c] : rot_max[c - 3];
+      if (def.laws[static_cast<std::size_t>(c)].kind == JointLawKind::Prescribed) {
+        EXPECT_LT(moved, 1e-10) << kind << " component " << c;
+      } else {
+        EXPECT_GT(moved, 1e-3) << kind << " component " << c << " should move";
+      }
+    }
+  }
+}
+
+TEST(Joint, HangingPendulumReactionIsTheWeight) {
+  const Vec3 g(0, 0, -9.81);
+  // Body B hangs below the joint point: its centre of mass (node + offset) on the vertical.
+  fem::Model m;
+  const fem::NodeId bob = m.add_node("bob", Vec3(0, 0, -1.2), fem::NodeKind::Frame);
+  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{2.5, inertia(), Vec3::Zero()}, g);
+  JointFrame ground, fb;
+  fb.node = bob;
+  fb.offset = Vec3(0, 0, 1.2);
+  m.add_element<Joint>("pin", m.nodes, m.initial_state, ground, fb, joint_definition("spherical"), 1.0);
+  TrialState s(m);
+  s.scheme = fem::TimeScheme::Static;
+  s.h = 1.0;
+  testing::newton(m, s, 1e-14);
+  testing::commit(m, s);
+  const auto* pin = dynamic_cast<const Joint*>(m.elements.back().get());
+  // λ is the force on B: it holds the weight up.
+  EXPECT_NEAR(pin->reactions()[2], 2.5 * 9.81, 1e-10);
+  EXPECT_LT(pin->reactions().head<2>().norm() + pin->reactions().tail<3>().norm(), 1e-10);
+}
+
+TEST(Joint, SwingingPendulumTensionAndEnergy) {
+  // A point-like bob (tiny inertia) on a massless rod of length l, released horizontal: at the
+  // bottom the rod tension is 3 m g, and energy stays constant to Newton tolerance.
+  const double m_bob = 2.0, l = 1.5, gz = 9.81;
+  fem::Model m;
+  const fem::NodeId bob = m.add_node("bob", Vec3(l, 0, 0), fem::NodeKind::Frame);
+  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{m_bob, 1e-6 * Mat3::Identity(), Vec3::Zero()},
+                           Vec3(0, 0, -gz));
+  JointFrame ground, fb;
+  fb.node = bob;
+  fb.offset = Vec3(-l, 0, 0);
+  auto& pin = m.add_element<Joint>("pin", m.nodes, m.initial_state, ground, fb, joint_definition("spherical"), l);
+  TrialState s(m);
+  s.h = 1e-3;
+  const fem::StateEnergy e0 = testing::model_energy(m, s.committed);
+  double drift = 0.0, tension_at_bottom = 0.0, lowest = 0.0;
+  run(m, s, 1000, [&](const std::vector<fem::NodeState>& st) {
+    const fem::StateEnergy e = testing::model_energy(m, st);
+    drift = std::max(drift, std::abs(e.kinetic + e.potential - e0.kinetic - e0.potential));
+    if (st[0].position.z() < lowest) {
+      lowest = st[0].position.z();
+      tension_at_bottom = pin.reactions()[2];
+    }
+  });
+  EXPECT_LT(drift, 1e-9 * m_bob * gz * l);
+  EXPECT_NEAR(lowest, -l, 1e-4 * l);
+  // λ averages the step around the bottom: the tension there varies by O(h²).
+  EXPECT_NEAR(tension_at_bottom, 3 * m_bob * gz, 1e-3 * m_bob * gz);
+}
+
+TEST(Joint, DrivenHingeFollowsItsLawThroughSeveralTurns) {
+  // A revolute joint to the ground driven by ψ(t) = 2t + 3t²: 5 turns in 2 s; the angle read off
+  // the node's orientation equals the law, unwrapped, at every step.
+  JointDefinition def = joint_definition("revolute");
+  const fem::ParameterTable p;
+  def.laws[5].kind = JointLawKind::Prescribed;
+  def.laws[5].function.emplace("2*t + 3*t^2", p);
+  JointModel jm("revolute", true, Vec3(0, 0, -9.81), 0.0, &def);
+  TrialState s(jm.model);
+  s.h = 0.01;
+  const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));
+  double worst = 0.0, previous = 0.0, worst_axis = 0.0;
+  run(jm.model, s, 200, [&](const std::vector<fem::NodeState>& st) {
+    const Relative r = relative_motion(jm, st);
+    // Unwrap the hinge angle step by step from the orientation alone.
+    double angle = std::atan2(r.R(1, 0), r.R(0, 0));
+    angle += 2 * pi * std::round((previous - angle) / (2 * pi));
+    previous = angle;
+    const double t = s.t_n;
+    worst = std::max(worst, std::abs(angle - (2 * t + 3 * t * t)));
+    worst_axis = std::max(worst_axis, (r.R.col(2) - Vec3::UnitZ()).norm());
+    EXPECT_NEAR(jm.joint->committed_coordinates()[5], 2 * t + 3 * t * t, 1e-10);
+  });
+  static_cast<void>(axes);
+  EXPECT_GT(previous, 5 * pi);
+  EXPECT_LT(worst, 1e-10);
+  EXPECT_LT(worst_axis, 1e-10);
+}
+
+TEST(Joint, FreeBodiesJoinedKeepEnergyAndMomenta) {
+  for (const std::string_view kind : {"spherical", "revolute", "universal", "cylindrical"}) {
+    SCOPED_TRACE(kind);
+    JointModel jm(kind, false);
+    TrialState s(jm.model);
+    s.h = 0.01;
+    s.committed[0].velocity = Vec3(0.3, -0.2, 0.1);
+    s.committed[0].angular_velocity = Vec3(1.0, -2.0, 0.5);
+    // B starts with a velocity compatible with the joint: the same rigid motion, plus a turn
+    // about a free axis of the joint (z; x for the universal joint, whose twist is held).
+    const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));
+    const Vec3 point(0.3, -0.2, 0.5);
+    const Vec3 spin = 1.5 * (axes * (kind == std::string_view("universal") ? Vec3::UnitX() : Vec3::UnitZ()));
+    s.committed[1].angular_velocity = s.committed[0].angular_velocity + spin;
+    s.committed[1].velocity = s.committed[0].velocity +
+                              s.committed[0].angular_velocity.cross(s.committed[1].position - s.committed[0].position) +
+                              spin.cross(s.committed[1].position - point);
+    const fem::StateEnergy e0 = testing::model_energy(jm.model, s.committed);
+    double de = 0.0, dp = 0.0, dl = 0.0;
+    // The universal joint reaches its gimbal lock (the forks' axes aligned, β = −π/2) at 0.82 s.
+    const int steps = kind == std::string_view("universal") ? 60 : 300;
+    run(jm.model, s, steps, [&](const std::vector<fem::NodeState>& st) {
+      const fem::StateEnergy e = testing::model_energy(jm.model, st);
+      de = std::max(de, std::abs(e.kinetic - e0.kinetic));
+      dp = std::max(dp, (e.momentum - e0.momentum).norm());
+      dl = std::max(dl, (e.angular_momentum - e0.angular_momentum).norm());
+    });
+    EXPECT_LT(de, 1e-10 * e0.kinetic) << kind;
+    EXPECT_LT(dp, 1e-10 * e0.momentum.norm()) << kind;
+    EXPECT_LT(dl, 1e-10 * e0.angular_momentum.norm()) << kind;
+  }
+}
+
+}  // namespace
+}  // namespace catena::elements
