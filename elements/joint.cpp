@@ -337,6 +337,8 @@ void Joint::cell_values(std::span<const fem::NodeState>, fem::CellValueSink& out
     out.set(reaction_names[k], lambda_[static_cast<Eigen::Index>(k)]);
     out.set(relative_names[k], e_[static_cast<Eigen::Index>(k)]);
   }
+  out.set("reaction_force_norm", lambda_.head<3>().norm());
+  out.set("reaction_moment_norm", lambda_.tail<3>().norm());
 }
 
 }  // namespace catena::elements

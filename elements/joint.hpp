@@ -89,7 +89,8 @@ class Joint final : public fem::Element {
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
   std::span<const NodeId> cell_nodes() const override { return cell_; }
   /// Fields: reaction_force_x/y/z, reaction_moment_x/y/z (λ, frame A axes, averaged over the
-  /// last step), relative_x/y/z [m] and relative_rx/ry/rz [rad] (e at the last committed state).
+  /// last step) and their norms reaction_force_norm, reaction_moment_norm; relative_x/y/z [m] and
+  /// relative_rx/ry/rz [rad] (e at the last committed state).
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
 
   /// The relative coordinates of a configuration (rotations unwrapped near the committed ones).
@@ -98,6 +99,7 @@ class Joint final : public fem::Element {
   [[nodiscard]] const Eigen::Matrix<double, 6, 1>& reactions() const { return lambda_; }
   [[nodiscard]] fem::BlockId relative_block() const { return relative_; }
   [[nodiscard]] fem::BlockId reaction_block() const { return reaction_; }
+  [[nodiscard]] const JointDefinition& definition() const { return def_; }
   [[nodiscard]] bool active_at(double t) const { return t >= def_.active_from && t < def_.active_until; }
 
  private:

@@ -9,9 +9,14 @@
 
 namespace catena::io::schema {
 
-inline constexpr std::array<std::string_view, 15> top_level{
+inline constexpr std::array<std::string_view, 16> top_level{
     "name",  "parameters", "nodes",      "initial_velocity", "supports", "masses",  "trusses", "beams",
-    "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar"};
+    "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar", "joints"};
+inline constexpr std::array<std::string_view, 10> joint{"name", "kind", "nodes", "node", "at", "axis",
+                                                        "x_axis", "laws", "active_from", "active_until"};
+inline constexpr std::array<std::string_view, 6> joint_components{"x", "y", "z", "rx", "ry", "rz"};
+inline constexpr std::array<std::string_view, 6> joint_law{"prescribed", "rate", "stiffness", "damping", "rest",
+                                                           "force"};
 inline constexpr std::array<std::string_view, 5> node{"name", "position", "velocity", "orientation",
                                                       "angular_velocity"};
 inline constexpr std::array<std::string_view, 3> initial_velocity{"omega", "about", "velocity"};
@@ -57,6 +62,9 @@ constexpr std::span<const std::string_view> known_keys(std::string_view context)
   if (context == "beam_loads[]") return beam_load;
   if (context == "analysis") return analysis;
   if (context == "sensors[]") return sensor;
+  if (context == "joints[]") return joint;
+  if (context == "joints[].laws") return joint_components;
+  if (context.starts_with("joints[].laws.")) return joint_law;
   return {};
 }
 

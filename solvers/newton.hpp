@@ -63,6 +63,9 @@ class Newton {
   NewtonSettings settings_;
   SNES snes_ = nullptr;
   assembly::VecHandle residual_, inverse_scale_, scratch_;
+  /// 1 on the multipliers' rows, 0 elsewhere: their corrections are measured against their size.
+  assembly::VecHandle multiplier_mask_;
+  bool has_multipliers_ = false;
   fem::StepState context_;
   NewtonCounters counters_;
   double last_correction_ = 0.0;
