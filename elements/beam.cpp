@@ -95,7 +95,9 @@ Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 1
   const E eps1 = local_deformations<S>(end.xa, end.xb, end.Ra, end.Rb, g);
   const E eps0 = st.eps.cast<S>();
   const E delta = eps1 - eps0;
-  const auto G = two_frame::discrete_gradient(st.q, u, delta, deformations_of(g), g.L, two_frame::Symmetry::Rigid);
+  const auto deformations = deformations_of(g);
+  const auto G = two_frame::discrete_gradient(st.q, u, delta, two_frame::gradient_of<Beam::n_strains>(deformations), g.L,
+                                              two_frame::Symmetry::Rigid);
   const E damping = (eta / h) * (Ks * delta);
   if (scheme == fem::TimeScheme::Midpoint) return G.transpose() * (Ks * (0.5 * (eps0 + eps1)) + damping);
   const auto B1 = strains_and_gradient(end, g).second;

@@ -42,21 +42,39 @@ struct Kinematics {
   Vec3 reference;                     ///< ρ_0
   Mat3 reference_rotation = Mat3::Identity();  ///< R_rel,0
 
+  /// The spatial gradient of ε in closed form: with a_b = R_b c_b,
+  /// δε = J_aᵀ (δx_b − a_b × δθ_b − δx_a + (p_b − x_a) × δθ_a).
+  template <class T>
+  Eigen::Matrix<T, 3, 12> translation_gradient(const two_frame::Configuration<T>& q) const {
+    using M = ad::Mat3T<T>;
+    const ad::Vec3T<T> ab = q.Rb * cb.cast<T>();
+    const ad::Vec3T<T> pb = q.xb + ab;
+    const M JaT = (q.Ra * Qa.cast<T>()).transpose();
+    Eigen::Matrix<T, 3, 12> B;
+    B << -JaT, JaT * fem::skew(ad::Vec3T<T>(pb - q.xa)), JaT, -(JaT * fem::skew(ab));
+    return B;
+  }
+  /// ε, the translational part.
+  template <class T>
+  ad::Vec3T<T> translation(const ad::Vec3T<T>& xa, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>& xb,
+                           const ad::Mat3T<T>& Rb) const {
+    const ad::Vec3T<T> d = xb + Rb * cb.cast<T>() - xa - Ra * ca.cast<T>();
+    return (Ra * Qa.cast<T>()).transpose() * d;
+  }
+  /// ρ, the rotational part.
+  template <class T>
+  ad::Vec3T<T> rotation(const ad::Vec3T<T>&, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>&,
+                        const ad::Mat3T<T>& Rb) const {
+    using M = ad::Mat3T<T>;
+    const M Rrel = (Ra * Qa.cast<T>()).transpose() * (Rb * Qb.cast<T>());
+    if (coordinates == RotationCoordinates::Cardan) return cardan_angles(Rrel, reference);
+    return reference.cast<T>() + fem::log_map(M(Rrel * reference_rotation.transpose().cast<T>()));
+  }
   template <class T>
   Eigen::Matrix<T, 6, 1> operator()(const ad::Vec3T<T>& xa, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>& xb,
                                     const ad::Mat3T<T>& Rb) const {
-    using M = ad::Mat3T<T>;
-    const M Ja = Ra * Qa.cast<T>();
-    const M Jb = Rb * Qb.cast<T>();
-    const ad::Vec3T<T> d = xb + Rb * cb.cast<T>() - xa - Ra * ca.cast<T>();
-    const M Rrel = Ja.transpose() * Jb;
     Eigen::Matrix<T, 6, 1> e;
-    e.template head<3>() = Ja.transpose() * d;
-    if (coordinates == RotationCoordinates::Cardan) {
-      e.template tail<3>() = cardan_angles(Rrel, reference);
-    } else {
-      e.template tail<3>() = reference.cast<T>() + fem::log_map(M(Rrel * reference_rotation.transpose().cast<T>()));
-    }
+    e << translation(xa, Ra, xb, Rb), rotation(xa, Ra, xb, Rb);
     return e;
   }
 };
@@ -174,17 +192,34 @@ Joint::Start Joint::start_of(const fem::StepState& s) const {
   return st;
 }
 
-/// E(q_{n+1}) and the gradient that carries λ to the nodes: the discrete gradient over the step,
-/// or the gradient at the end in statics.
+/// E(q_{n+1}), and the rows of the gradient that carries λ to the nodes for the groups (ε, ρ)
+/// whose multipliers can be nonzero: the discrete gradient over the step, or the gradient at the
+/// end in statics. A group whose three multipliers are held at zero by their own rows (free
+/// components without a force law) gets no rows: the node rows do not depend on them.
 template <class S>
 std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradient(
     const Configuration<double>& q, const Kinematics& f, const Vec6& E0, const Eigen::Matrix<S, 12, 1>& u,
-    bool is_static, double length, two_frame::Symmetry symmetry) {
+    const std::array<bool, 2>& loaded, bool is_static, double length, two_frame::Symmetry symmetry) {
   const Configuration<S> end = two_frame::along_step(q, u, Instant::End);
-  if (is_static) return two_frame::value_and_gradient<6>(end, f);
   const Eigen::Matrix<S, 6, 1> E1 = f(end.xa, end.Ra, end.xb, end.Rb);
-  const Eigen::Matrix<S, 6, 1> delta = E1 - E0.cast<S>();
-  return {E1, two_frame::discrete_gradient<6>(q, u, delta, f, length, symmetry)};
+  Eigen::Matrix<S, 6, 12> G = Eigen::Matrix<S, 6, 12>::Zero();
+  for (int g = 0; g < 2; ++g) {
+    if (!loaded[static_cast<std::size_t>(g)]) continue;
+    const auto rotation = [&f](const auto& xa, const auto& Ra, const auto& xb, const auto& Rb) {
+      return f.rotation(xa, Ra, xb, Rb);
+    };
+    const auto rotation_gradient = two_frame::gradient_of<3>(rotation);
+    const auto gradient = [&](const auto& c) {
+      return g == 0 ? f.translation_gradient(c) : rotation_gradient(c);
+    };
+    if (is_static) {
+      G.template middleRows<3>(3 * g) = gradient(end);
+    } else {
+      const Eigen::Matrix<S, 3, 1> delta = E1.template segment<3>(3 * g) - E0.segment<3>(3 * g).cast<S>();
+      G.template middleRows<3>(3 * g) = two_frame::discrete_gradient<3>(q, u, delta, gradient, length, symmetry);
+    }
+  }
+  return {E1, G};
 }
 
 void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
@@ -194,6 +229,7 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   const Vec6 lambda = s.values<6>(reaction_);
   const bool is_static = s.scheme == fem::TimeScheme::Static;
   const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
+  const std::array<bool, 2> loaded{carries_force(st.active, 0), carries_force(st.active, 1)};
 
   // Kinematic rows E(q_{n+1}) − e_{n+1} and node rows −Gᵀλ, with their derivatives in u
   // (automatic differentiation only when the Jacobian is wanted).
@@ -203,7 +239,8 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   Eigen::Matrix<double, 12, 12> df = Eigen::Matrix<double, 12, 12>::Zero();
   if (j.wanted()) {
     using D = ad::Dual<12>;
-    const auto [E1d, Gd] = kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), is_static, length_scale_, symmetry);
+    const auto [E1d, Gd] =
+        kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), loaded, is_static, length_scale_, symmetry);
     const Eigen::Matrix<D, 12, 1> force = -(Gd.transpose() * ad::constant<D>(lambda));
     E1 = ad::values(E1d);
     dE = ad::jacobian(E1d);
@@ -212,7 +249,7 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
     for (int a = 0; a < 6; ++a)
       for (int b = 0; b < 12; ++b) Gv(a, b) = Gd(a, b).value();
   } else {
-    std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, is_static, length_scale_, symmetry);
+    std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, loaded, is_static, length_scale_, symmetry);
     f = -(Gv.transpose() * lambda);
   }
   const Vec6 kinematic = E1 - e1;
@@ -273,6 +310,15 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   r.add<6>(reaction_, c);
   j.add<6, 6>(reaction_, relative_, dc_de);
   j.add<6, 6>(reaction_, reaction_, dc_dl);
+}
+
+bool Joint::carries_force(bool active, int group) const {
+  if (!active) return false;
+  for (int k = 3 * group; k < 3 * group + 3; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (law.kind != JointLawKind::Free || law.function) return true;
+  }
+  return false;
 }
 
 void Joint::commit(const fem::StepState& s) {

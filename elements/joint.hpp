@@ -105,6 +105,8 @@ class Joint final : public fem::Element {
  private:
   struct Start;
   [[nodiscard]] Start start_of(const fem::StepState& s) const;
+  /// Can the multipliers of a group (0: ε, 1: ρ) be nonzero in an (in)active step?
+  [[nodiscard]] bool carries_force(bool active, int group) const;
 
   std::array<JointFrame, 2> frames_;
   JointDefinition def_;

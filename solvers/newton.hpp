@@ -5,7 +5,7 @@
 ///     converged when  max_i |δu_i| / s_i ≤ tol   after a full Newton correction δu,
 ///
 /// with s_i the scale of unknown i: the model's length scale L for displacements [m], 1 rad for
-/// rotations, 1 N (N m) for multipliers. Newton converges quadratically, so a correction of
+/// rotations; multipliers are left out (newton.cpp says why). Newton converges quadratically, so a correction of
 /// tol·L leaves an error of order (tol·L)²/L: the solution is at round-off when the test passes,
 /// even for stiff models (EA = 1e10 N) whose residual cannot fall below EA·1e-16 — a residual
 /// tolerance could never be met there. A residual that is exactly zero converges at once.
@@ -63,9 +63,6 @@ class Newton {
   NewtonSettings settings_;
   SNES snes_ = nullptr;
   assembly::VecHandle residual_, inverse_scale_, scratch_;
-  /// 1 on the multipliers' rows, 0 elsewhere: their corrections are measured against their size.
-  assembly::VecHandle multiplier_mask_;
-  bool has_multipliers_ = false;
   fem::StepState context_;
   NewtonCounters counters_;
   double last_correction_ = 0.0;
