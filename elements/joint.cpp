@@ -159,6 +159,7 @@ Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const
                                          configuration_of(frames_, initial));
   e_ = relative_coordinates(initial);
   active_now_ = active_at(0.0);
+  axes0_ = a.node ? Mat3(initial[a.node->index].orientation.toRotationMatrix() * a.axes) : a.axes;
 }
 
 void Joint::declare(fem::UnknownRegistry& registry) {
@@ -310,6 +311,38 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   r.add<6>(reaction_, c);
   j.add<6, 6>(reaction_, relative_, dc_de);
   j.add<6, 6>(reaction_, reaction_, dc_dl);
+}
+
+void Joint::release_out_of_plane(const Vec3& normal) {
+  const Vec3 n = axes0_.transpose() * normal.normalized();
+  int k = 0;
+  n.cwiseAbs().maxCoeff(&k);
+  if (!(std::abs(n[k]) > 1.0 - 1e-9))
+    throw std::invalid_argument("joint '" + name() + "': in a planar model one of its axes must be normal to the plane");
+  for (int c = 0; c < 6; ++c) {
+    const bool out_of_plane = c < 3 ? c == k : c - 3 != k;
+    if (!out_of_plane) continue;
+    JointLaw& law = def_.laws[static_cast<std::size_t>(c)];
+    if (law.function)
+      throw std::invalid_argument("joint '" + name() + "': component " + std::to_string(c) +
+                                  " leaves the plane of a planar model but has a law");
+    law = JointLaw{};
+  }
+}
+
+Eigen::Matrix<double, 6, 1> Joint::relative_rates(std::span<const fem::NodeState> states) const {
+  const Configuration<double> q = configuration_of(frames_, states);
+  const Kinematics f = kinematics_of(frames_, def_.rotation, e_.tail<3>(), relative_rotation(
+      kinematics_of(frames_, def_.rotation, Vec3::Zero(), Mat3::Identity()), q));
+  const Eigen::Matrix<double, 6, 12> B = two_frame::value_and_gradient<6>(q, f).second;
+  Vec12 v = Vec12::Zero();
+  for (int k = 0; k < 2; ++k) {
+    if (!frames_[k].node) continue;
+    const fem::NodeState& s = states[frames_[k].node->index];
+    v.segment<3>(6 * k) = s.velocity;
+    v.segment<3>(6 * k + 3) = s.angular_velocity;
+  }
+  return B * v;
 }
 
 bool Joint::carries_force(bool active, int group) const {

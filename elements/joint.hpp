@@ -100,6 +100,17 @@ class Joint final : public fem::Element {
   [[nodiscard]] fem::BlockId relative_block() const { return relative_; }
   [[nodiscard]] fem::BlockId reaction_block() const { return reaction_; }
   [[nodiscard]] const JointDefinition& definition() const { return def_; }
+
+  /// Planar models (the nodes keep to planes normal to `normal`, global): frees the components
+  /// the plane already keeps — the translation along the normal and the rotations about the two
+  /// in-plane axes — whose constraint rows would otherwise repeat it and make the Newton matrix
+  /// singular. Throws std::invalid_argument when no joint axis lies along the normal, or when one
+  /// of those components is driven.
+  void release_out_of_plane(const Vec3& normal);
+
+  /// Rates of the relative coordinates at the given state (node velocities and angular
+  /// velocities): B(q) v.
+  [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_rates(std::span<const fem::NodeState> states) const;
   [[nodiscard]] bool active_at(double t) const { return t >= def_.active_from && t < def_.active_until; }
 
  private:
@@ -120,6 +131,7 @@ class Joint final : public fem::Element {
   Eigen::Matrix<double, 6, 1> e_rate_ = Eigen::Matrix<double, 6, 1>::Zero();
   bool active_now_ = true;  ///< at the committed state
   Mat3 relative_rotation_ = Mat3::Identity();  ///< J_aᵀ J_b at the committed state
+  Mat3 axes0_ = Mat3::Identity();               ///< frame A's joint axes at t = 0, global
 };
 
 }  // namespace catena::elements

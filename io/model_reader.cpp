@@ -160,6 +160,7 @@ class ModelBuilder {
     read_sensors();
     apply_initial_velocity();
     apply_planar();
+    check_joint_velocities();
     if (model_.analysis.type == fem::AnalysisType::Dynamic) check_free_nodes_have_inertia();
     model_.update_length_scale();
     return std::move(model_);
@@ -302,6 +303,47 @@ class ModelBuilder {
                   " plane; expected a planar model to start in its plane");
         model_.fix_rotation(id, k);
         fixed_[i][static_cast<std::size_t>(3 + k)] = true;
+      }
+    }
+    for (auto& [joint, cursor] : joints_) {
+      try {
+        joint->release_out_of_plane(fem::Vec3::Unit(normal));
+      } catch (const std::invalid_argument& e) {
+        cursor.fail(e.what());
+      }
+    }
+  }
+
+  /// Initial velocities must respect every joint: a prescribed component must start changing at
+  /// the rate its law gives at t = 0.
+  void check_joint_velocities() {
+    model_.update_length_scale();
+    const double L = model_.length_scale;
+    double speed = 0.0;
+    for (const fem::NodeState& s : model_.initial_state)
+      speed = std::max({speed, s.velocity.norm(), s.angular_velocity.norm() * L});
+    for (const auto& [joint, cursor] : joints_) {
+      const Eigen::Matrix<double, 6, 1> rates = joint->relative_rates(model_.initial_state);
+      for (std::size_t k = 0; k < 6; ++k) {
+        const elements::JointLaw& law = joint->definition().laws[k];
+        double expected = 0.0;
+        if (law.kind == elements::JointLawKind::PrescribedRate) {
+          expected = law.function ? (*law.function)(0.0) : 0.0;
+        } else if (law.kind == elements::JointLawKind::Prescribed) {
+          const double dt = 1e-7;  // one-sided: laws may be defined from t = 0 on only
+          if (law.function) expected = ((*law.function)(dt) - (*law.function)(0.0)) / dt;
+        } else {
+          continue;
+        }
+        const bool rotation = k >= 3;
+        const double rate = rates[static_cast<Eigen::Index>(k)];
+        const double tolerance = 1e-6 * ((1.0 + speed) / (rotation ? L : 1.0) + std::abs(expected));
+        if (std::abs(rate - expected) > tolerance)
+          cursor.fail("joint '" + joint->name() + "': the initial velocities make component " +
+                      std::string(schema::joint_components[k]) + " change at " + format_number(rate) +
+                      (rotation ? " rad/s" : " m/s") + " where its law gives " + format_number(expected) +
+                      "; expected initial velocities that respect the joint (a rigid field initial_velocity, or "
+                      "matching node velocities)");
       }
     }
   }
@@ -882,8 +924,9 @@ class ModelBuilder {
       const elements::JointFrame fb = frame_on(b);
       const double length = std::max({a ? (model_.nodes[at(b)].reference_position - model_.nodes[at(*a)].reference_position).norm() : 0.0,
                                       fa.node ? fa.offset.norm() : 0.0, fb.offset.norm(), 1e-3});
-      const auto& joint = model_.add_element<elements::Joint>(name, model_.nodes, model_.initial_state, fa, fb,
-                                                              std::move(def), length);
+      auto& joint = model_.add_element<elements::Joint>(name, model_.nodes, model_.initial_state, fa, fb,
+                                                        std::move(def), length);
+      joints_.emplace_back(&joint, item);
       // A prescribed law must start where the joint starts (its coordinates are 0 at t = 0).
       for (std::size_t k = 0; k < 6; ++k) {
         const elements::JointLaw& law = joint.definition().laws[k];
@@ -1146,7 +1189,8 @@ class ModelBuilder {
   std::vector<Cursor> node_cursors_;          ///< each node's `name` value (its beam's, if generated), for messages
   std::vector<bool> has_velocity_;            ///< node has its own `velocity`
   std::vector<bool> has_angular_velocity_;    ///< node has its own `angular_velocity`
-  std::vector<std::array<bool, 6>> fixed_;    ///< x, y, z, rx, ry, rz removed by supports
+  std::vector<std::array<bool, 6>> fixed_;
+  std::vector<std::pair<elements::Joint*, Cursor>> joints_;  ///< with where each was defined    ///< x, y, z, rx, ry, rz removed by supports
   std::vector<double> mass_;                  ///< total translational mass per node [kg]
   std::vector<bool> turns_;                   ///< carries a rigid body or a beam (rotations are not singular)
   std::map<std::string, int> node_lines_;     ///< node name -> line of definition
