@@ -7,8 +7,9 @@ namespace catena::fem {
 
 std::string BlockInfo::row_name(int component) const {
   static constexpr const char* axes[] = {"x", "y", "z", "rx", "ry", "rz"};
-  const bool three = size == 3;
-  return owner + " " + label + " " + (three ? axes[component] : std::to_string(component + 1));
+  // Blocks of 3 (x, y, z) and of 6 (joints: x, y, z, rx, ry, rz) name their components.
+  const bool named = size == 3 || size == 6;
+  return owner + " " + label + " " + (named ? axes[component] : std::to_string(component + 1));
 }
 
 BlockId UnknownRegistry::add_block(std::string owner, std::string label, UnknownKind kind, int size) {

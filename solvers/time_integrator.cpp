@@ -1,6 +1,7 @@
 #include "solvers/time_integrator.hpp"
 
 #include "fem/step_rotation.hpp"
+#include "solvers/redundancy.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -120,6 +121,23 @@ void TimeIntegrator::commit(fem::StepState s, Vec u) {
   }
 }
 
+void TimeIntegrator::check_redundancy(Vec u) {
+  bool joints = false;
+  for (const fem::BlockInfo& b : model_->registry.blocks()) joints = joints || b.kind == fem::UnknownKind::Multiplier;
+  if (!joints) return;
+  const fem::StepState s = context(0.0, model_->analysis.dt);
+  predict(0.0, model_->analysis.dt, u);
+  tableau_->assemble_jacobian(s, u, tableau_->jacobian());
+  const std::vector<std::string> dependent = dependent_unknowns(*tableau_, tableau_->jacobian());
+  if (dependent.empty()) return;
+  std::string msg = "the Newton matrix is singular at t = 0: " + std::to_string(dependent.size()) +
+                    " unknown(s) cannot be determined (";
+  for (std::size_t k = 0; k < dependent.size(); ++k) msg += (k ? ", " : "") + dependent[k];
+  msg += "); these joints' constraints are redundant (an over-constrained loop): free those components, "
+         "e.g. use a spherical or cylindrical joint for one joint of a planar loop, or run the model with planar";
+  throw SolverFailure(msg, 0.0);
+}
+
 void TimeIntegrator::solve_initial_equilibrium(Vec u) {
   // Raise the loads in increments of the load factor: start with all of it, halve on failure,
   // double again after two successes. Work and energy are not tallied: the run starts here.
@@ -214,6 +232,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   const assembly::VecHandle u = tableau_->create_vector();
 
   double t = 0.0;
+  check_redundancy(u);
   if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) solve_initial_equilibrium(u);
   const EnergyRecord e0 = energy(0.0);
   auto emit = [&](long step, const EnergyRecord& e) {
