@@ -188,7 +188,7 @@ Joint::Start Joint::start_of(const fem::StepState& s) const {
   st.f = kinematics_of(frames_, def_.rotation, e_.tail<3>(), Mat3::Identity());
   st.f.reference_rotation = relative_rotation(st.f, st.q);
   st.E0 = st.f(st.q.xa, st.q.Ra, st.q.xb, st.q.Rb);
-  st.active = active_at(s.t_n);
+  st.active = active_in_step(s);
   st.ground = !frames_[0].node;
   return st;
 }
@@ -362,12 +362,12 @@ void Joint::commit(const fem::StepState& s) {
   const Configuration<double> end =
       two_frame::along_step(configuration_of(frames_, s.committed), step_unknowns(frames_, s), Instant::End);
   relative_rotation_ = relative_rotation(kinematics_of(frames_, def_.rotation, Vec3::Zero(), Mat3::Identity()), end);
-  active_now_ = active_at(s.t_end());
+  active_now_ = active_in_step(s);
 }
 
 void Joint::predict(const fem::StepState& s, fem::PredictionSink& out) const {
   Vec6 e = s.scheme == fem::TimeScheme::Static ? e_ : Vec6(e_ + s.h * e_rate_);
-  const bool active = active_at(s.t_n);
+  const bool active = active_in_step(s);
   for (int k = 0; k < 6; ++k) {
     const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
     if (active && law.kind == JointLawKind::Prescribed) e[k] = law_value(law, s.t_end());
@@ -386,7 +386,7 @@ void Joint::add_energy(std::span<const fem::NodeState>, fem::StateEnergy& e) con
 }
 
 void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
-  if (s.scheme == fem::TimeScheme::Static || !active_at(s.t_n)) return;
+  if (s.scheme == fem::TimeScheme::Static || !active_in_step(s)) return;
   const Vec6 e1 = s.values<6>(relative_);
   const Vec6 lambda = s.values<6>(reaction_);
   for (int k = 0; k < 6; ++k) {

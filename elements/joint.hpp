@@ -31,8 +31,8 @@
 /// −c Δe²/h for dampers (dissipated). Static analysis: node rows −B(q_{n+1})ᵀ λ, springs at the end
 /// value, no dampers. The trapezoidal scheme uses the midpoint's G as well.
 /// Activation: outside [active_from, active_until) every component is free with λ = 0 (a released
-/// joint; springs store no energy then); the switch is read at the start of a step, and the
-/// sparsity never changes.
+/// joint; springs store no energy then); a step is on or off as its middle is, and the sparsity
+/// never changes.
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
 
@@ -112,6 +112,14 @@ class Joint final : public fem::Element {
   /// velocities): B(q) v.
   [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_rates(std::span<const fem::NodeState> states) const;
   [[nodiscard]] bool active_at(double t) const { return t >= def_.active_from && t < def_.active_until; }
+  /// A step is active when its middle is: the switch flips between steps, whatever the round-off
+  /// in t_n (ten steps of 0.01 end at 0.09999999999999999).
+  /// The initial equilibrium (a static solve at t = 0 with h = 0) holds a joint released at
+  /// t = 0 (`active_until: 0`): the chain hangs from it, then falls.
+  [[nodiscard]] bool active_in_step(const fem::StepState& s) const {
+    if (s.h == 0.0) return s.t_n >= def_.active_from && s.t_n <= def_.active_until;
+    return active_at(s.t_n + 0.5 * s.h);
+  }
 
  private:
   struct Start;
