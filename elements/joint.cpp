@@ -150,7 +150,6 @@ Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const
     if (!n.rotation.valid()) throw std::invalid_argument(who + "node '" + n.name + "' is not a frame node");
     displacement_[k] = n.displacement;
     rotation_[k] = n.rotation;
-    cell_.push_back(*frames_[k].node);
   }
   for (const Mat3& Q : {a.axes, b.axes})
     if (!((Q.transpose() * Q - Mat3::Identity()).cwiseAbs().maxCoeff() < 1e-9 && Q.determinant() > 0.0))
@@ -406,7 +405,12 @@ void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   }
 }
 
-void Joint::cell_values(std::span<const fem::NodeState>, fem::CellValueSink& out) const {
+std::optional<Vec3> Joint::output_point(std::span<const fem::NodeState> states) const {
+  const fem::NodeState& b = states[frames_[1].node->index];
+  return Vec3(b.position + b.orientation * frames_[1].offset);
+}
+
+void Joint::cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const {
   static constexpr std::array<std::string_view, 6> reaction_names{"reaction_force_x",  "reaction_force_y",
                                                                    "reaction_force_z",  "reaction_moment_x",
                                                                    "reaction_moment_y", "reaction_moment_z"};
@@ -418,6 +422,11 @@ void Joint::cell_values(std::span<const fem::NodeState>, fem::CellValueSink& out
   }
   out.set("reaction_force_norm", lambda_.head<3>().norm());
   out.set("reaction_moment_norm", lambda_.tail<3>().norm());
+  const Mat3 axes = frames_[0].node
+                        ? Mat3(states[frames_[0].node->index].orientation.toRotationMatrix() * frames_[0].axes)
+                        : frames_[0].axes;
+  out.set_vector("reaction_force_vector", axes * lambda_.head<3>());
+  out.set_vector("reaction_moment_vector", axes * lambda_.tail<3>());
 }
 
 }  // namespace catena::elements

@@ -87,10 +87,12 @@ class Joint final : public fem::Element {
   void predict(const fem::StepState& s, fem::PredictionSink& out) const override;
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
-  std::span<const NodeId> cell_nodes() const override { return cell_; }
+  /// Output: a point of its own, frame B's joint point.
+  std::optional<Vec3> output_point(std::span<const fem::NodeState> states) const override;
   /// Fields: reaction_force_x/y/z, reaction_moment_x/y/z (λ, frame A axes, averaged over the
   /// last step) and their norms reaction_force_norm, reaction_moment_norm; relative_x/y/z [m] and
-  /// relative_rx/ry/rz [rad] (e at the last committed state).
+  /// relative_rx/ry/rz [rad] (e at the last committed state); the vectors reaction_force_vector and
+  /// reaction_moment_vector (the force and moment on B, global axes, for ParaView's Glyph).
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
 
   /// The relative coordinates of a configuration (rotations unwrapped near the committed ones).
@@ -132,7 +134,7 @@ class Joint final : public fem::Element {
   double length_scale_;
   std::array<fem::BlockId, 2> displacement_{}, rotation_{};
   fem::BlockId relative_, reaction_;
-  std::vector<NodeId> cell_;
+
   // History: the committed relative coordinates, the last step's multipliers and rate of e.
   Eigen::Matrix<double, 6, 1> e_ = Eigen::Matrix<double, 6, 1>::Zero();
   Eigen::Matrix<double, 6, 1> lambda_ = Eigen::Matrix<double, 6, 1>::Zero();

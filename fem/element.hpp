@@ -7,6 +7,7 @@
 #include "fem/step_state.hpp"
 #include "fem/unknowns.hpp"
 
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,16 @@ class CellValueSink {
  public:
   virtual ~CellValueSink() = default;
   virtual void set(std::string_view field, double value) = 0;
+  /// A vector field (global axes): a 3-component array in VTK, `<field>_x/_y/_z` elsewhere.
+  virtual void set_vector(std::string_view field, const Vec3& v) {
+    std::string name(field);
+    const std::size_t n = name.size();
+    for (const char* c : {"_x", "_y", "_z"}) {
+      name.resize(n);
+      name += c;
+      set(name, v[c[1] - 'x']);
+    }
+  }
 };
 
 /// Where an element writes the starting values of its own unknowns for a step (the predictor).
@@ -69,6 +80,9 @@ class Element {
 
   /// Nodes of the element's output cell (a line for trusses); empty for elements without one.
   [[nodiscard]] virtual std::span<const NodeId> cell_nodes() const { return {}; }
+  /// An output point of its own (a joint's point), written as a vertex cell that carries the
+  /// element's cell values; used instead of `cell_nodes` when present.
+  [[nodiscard]] virtual std::optional<Vec3> output_point(std::span<const NodeState>) const { return std::nullopt; }
   virtual void cell_values(std::span<const NodeState>, CellValueSink&) const {}
 
  private:

@@ -53,7 +53,8 @@ std::string pvd_text(const std::vector<PvdEntry>& entries) {
 }  // namespace
 
 struct VtkWriter::Impl {
-  /// A cell-data field set by some element, filled with NaN before each frame.
+  /// A cell-data field set by some element (1 component, or 3 for a vector), filled with NaN
+  /// before each frame.
   struct CellField {
     std::string name;
     vtkSmartPointer<vtkDoubleArray> values;
@@ -64,7 +65,10 @@ struct VtkWriter::Impl {
    public:
     Sink(Impl& impl, vtkIdType cell) : impl_(impl), cell_(cell) {}
     void set(std::string_view field, double value) override {
-      impl_.cell_field(field).SetValue(cell_, value);
+      impl_.cell_field(field, 1).SetValue(cell_, value);
+    }
+    void set_vector(std::string_view field, const fem::Vec3& v) override {
+      impl_.cell_field(field, 3).SetTuple3(cell_, v.x(), v.y(), v.z());
     }
 
    private:
@@ -88,26 +92,45 @@ struct VtkWriter::Impl {
   std::vector<CellField> cell_fields;
   /// Elements that own a cell, with its id (element cells come first, in element order).
   std::vector<std::pair<const fem::Element*, vtkIdType>> element_cells;
+  /// Elements with an output point of their own (joints), with its point id (after the nodes)
+  /// and its position at t = 0.
+  struct ElementPoint {
+    const fem::Element* element;
+    vtkIdType point;
+    fem::Vec3 x0;
+  };
+  std::vector<ElementPoint> element_points;
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   std::vector<PvdEntry> entries;
 
   void build_topology();
-  vtkDoubleArray& cell_field(std::string_view name);
+  vtkDoubleArray& cell_field(std::string_view name, int components);
   void write(const solvers::Frame& frame);
 };
 
 void VtkWriter::Impl::build_topology() {
   const auto n_nodes = static_cast<vtkIdType>(model.nodes.size());
+  vtkIdType n_points = n_nodes;
+  for (const auto& element : model.elements)
+    if (const auto p = element->output_point(model.initial_state))
+      element_points.push_back({element.get(), n_points++, *p});
   points->SetDataTypeToDouble();
-  points->SetNumberOfPoints(n_nodes);
+  points->SetNumberOfPoints(n_points);
   for (vtkIdType i = 0; i < n_nodes; ++i) {
     const fem::Vec3& x = model.nodes[static_cast<std::size_t>(i)].reference_position;
     points->SetPoint(i, x.x(), x.y(), x.z());
   }
+  for (const ElementPoint& p : element_points) points->SetPoint(p.point, p.x0.x(), p.x0.y(), p.x0.z());
   grid->SetPoints(points);
 
   std::vector<vtkIdType> ids;
+  std::size_t next_point = 0;
   for (const auto& element : model.elements) {
+    if (next_point < element_points.size() && element_points[next_point].element == element.get()) {
+      const vtkIdType id = grid->InsertNextCell(VTK_VERTEX, 1, &element_points[next_point++].point);
+      element_cells.emplace_back(element.get(), id);
+      continue;
+    }
     const auto cell = element->cell_nodes();
     if (cell.empty()) continue;
     ids.clear();
@@ -126,14 +149,14 @@ void VtkWriter::Impl::build_topology() {
 
   displacement->SetName("displacement");
   displacement->SetNumberOfComponents(3);
-  displacement->SetNumberOfTuples(n_nodes);
+  displacement->SetNumberOfTuples(n_points);
   velocity->SetName("velocity");
   velocity->SetNumberOfComponents(3);
-  velocity->SetNumberOfTuples(n_nodes);
+  velocity->SetNumberOfTuples(n_points);
   node_id->SetName("node_id");
   node_id->SetNumberOfComponents(1);
-  node_id->SetNumberOfTuples(n_nodes);
-  for (vtkIdType i = 0; i < n_nodes; ++i) node_id->SetValue(i, static_cast<int>(i));
+  node_id->SetNumberOfTuples(n_points);
+  for (vtkIdType i = 0; i < n_points; ++i) node_id->SetValue(i, i < n_nodes ? static_cast<int>(i) : -1);
   grid->GetPointData()->AddArray(displacement);
   grid->GetPointData()->AddArray(velocity);
   grid->GetPointData()->AddArray(node_id);
@@ -142,7 +165,7 @@ void VtkWriter::Impl::build_topology() {
   // columns of R as vectors (ParaView's Glyph draws the triads) and the angular velocity.
   orientation->SetName("orientation");
   orientation->SetNumberOfComponents(4);
-  orientation->SetNumberOfTuples(n_nodes);
+  orientation->SetNumberOfTuples(n_points);
   const std::array<const char*, 4> quaternion_components{"w", "x", "y", "z"};
   for (int c = 0; c < 4; ++c) orientation->SetComponentName(c, quaternion_components[static_cast<std::size_t>(c)]);
   grid->GetPointData()->AddArray(orientation);
@@ -150,13 +173,23 @@ void VtkWriter::Impl::build_topology() {
     const std::string name = "director_" + std::to_string(k + 1);
     directors[k]->SetName(name.c_str());
     directors[k]->SetNumberOfComponents(3);
-    directors[k]->SetNumberOfTuples(n_nodes);
+    directors[k]->SetNumberOfTuples(n_points);
     grid->GetPointData()->AddArray(directors[k]);
   }
   angular_velocity->SetName("angular_velocity");
   angular_velocity->SetNumberOfComponents(3);
-  angular_velocity->SetNumberOfTuples(n_nodes);
+  angular_velocity->SetNumberOfTuples(n_points);
   grid->GetPointData()->AddArray(angular_velocity);
+
+  // Element points (joints): no node of their own; their displacement is set per frame.
+  for (const ElementPoint& p : element_points) {
+    displacement->SetTuple3(p.point, 0, 0, 0);
+    velocity->SetTuple3(p.point, 0, 0, 0);
+    orientation->SetTuple4(p.point, 1, 0, 0, 0);
+    for (int k = 0; k < 3; ++k)
+      directors[static_cast<std::size_t>(k)]->SetTuple3(p.point, k == 0, k == 1, k == 2);
+    angular_velocity->SetTuple3(p.point, 0, 0, 0);
+  }
 
   time->SetName("TIME");
   time->SetNumberOfComponents(1);
@@ -171,15 +204,15 @@ void VtkWriter::Impl::build_topology() {
   writer->SetHeaderTypeToUInt64();  // arrays over 4 GiB in large models
 }
 
-vtkDoubleArray& VtkWriter::Impl::cell_field(std::string_view name) {
+vtkDoubleArray& VtkWriter::Impl::cell_field(std::string_view name, int components) {
   for (CellField& f : cell_fields)
     if (f.name == name) return *f.values;
   // First time any element sets this field: a new array, NaN everywhere.
   CellField f{std::string(name), vtkSmartPointer<vtkDoubleArray>::New()};
   f.values->SetName(f.name.c_str());
-  f.values->SetNumberOfComponents(1);
+  f.values->SetNumberOfComponents(components);
   f.values->SetNumberOfTuples(grid->GetNumberOfCells());
-  f.values->FillComponent(0, not_a_number);
+  for (int c = 0; c < components; ++c) f.values->FillComponent(c, not_a_number);
   grid->GetCellData()->AddArray(f.values);
   cell_fields.push_back(std::move(f));
   return *cell_fields.back().values;
@@ -207,6 +240,12 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
     for (int k = 0; k < 3; ++k) directors[static_cast<std::size_t>(k)]->SetTuple3(id, R(0, k), R(1, k), R(2, k));
     angular_velocity->SetTuple3(id, omega.x(), omega.y(), omega.z());
   }
+  for (const ElementPoint& p : element_points) {
+    const fem::Vec3 x = *p.element->output_point(frame.states);
+    const fem::Vec3 u = x - p.x0;
+    points->SetPoint(p.point, x.x(), x.y(), x.z());
+    displacement->SetTuple3(p.point, u.x(), u.y(), u.z());
+  }
   points->Modified();
   displacement->Modified();
   velocity->Modified();
@@ -214,7 +253,8 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   for (auto& d : directors) d->Modified();
   angular_velocity->Modified();
 
-  for (CellField& f : cell_fields) f.values->FillComponent(0, not_a_number);
+  for (CellField& f : cell_fields)
+    for (int c = 0; c < f.values->GetNumberOfComponents(); ++c) f.values->FillComponent(c, not_a_number);
   for (const auto& [element, cell] : element_cells) {
     Sink sink(*this, cell);
     element->cell_values(frame.states, sink);

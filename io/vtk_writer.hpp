@@ -4,19 +4,23 @@
 /// replaced atomically after each frame so that ParaView can open it while the run goes on.
 ///
 /// Content of each .vtu (VTK XML, binary appended, zlib-compressed, coordinates in double):
-///   points      current positions of all nodes, in model order [m]
-///   cells       first one per element that has cell nodes (VTK_VERTEX for 1 node, VTK_LINE for 2,
-///               VTK_POLY_LINE for more; elements without cell nodes have no cell), in element
-///               order; then one VTK_VERTEX per node, in node order (point masses, isolated nodes)
+///   points      current positions of all nodes, in model order [m]; then one point per element
+///               with an output point of its own (joints: frame B's joint point), in element order
+///   cells       first one per element, in element order: a VTK_VERTEX on its own point (joints),
+///               or on its cell nodes (VTK_VERTEX for 1 node, VTK_LINE for 2, VTK_POLY_LINE for
+///               more; elements without either have no cell); then one VTK_VERTEX per node, in
+///               node order (point masses, isolated nodes)
 ///   point data  `displacement` (3 components, position − reference position) [m],
-///               `velocity` (3 components) [m/s], `node_id` (int, index in the model),
-///               `orientation` (4 components w, x, y, z: the unit quaternion of R, node axes to
-///               global), `director_1`, `director_2`, `director_3` (3 components each: the columns
-///               of R, the node's axes in global components, for ParaView's Glyph filter) and
-///               `angular_velocity` (3 components, global) [rad/s]; point nodes, which have no
-///               orientation, write the identity (1, 0, 0, 0), the global axes and zero
-///   cell data   one 1-component double array per field any element sets in `cell_values`
-///               (`axial_force` [N], ...); NaN where a cell does not set it (vertex cells always)
+///               `velocity` (3 components) [m/s], `node_id` (int, index in the model; −1 on
+///               element points), `orientation` (4 components w, x, y, z: the unit quaternion of
+///               R, node axes to global), `director_1`, `director_2`, `director_3` (3 components
+///               each: the columns of R, the node's axes in global components, for ParaView's
+///               Glyph filter) and `angular_velocity` (3 components, global) [rad/s]; point nodes
+///               and element points, which have no orientation, write the identity (1, 0, 0, 0),
+///               the global axes and zero
+///   cell data   one double array per field any element sets in `cell_values`: 1 component
+///               (`axial_force` [N], ...) or 3 for vectors (`reaction_force_vector` [N], global);
+///               NaN where a cell does not set it (node vertex cells always)
 ///   field data  `TIME` (1 value) [s]
 /// The topology is built once at construction; each frame updates coordinates and arrays only.
 /// VTK headers stay in vtk_writer.cpp (pimpl).
