@@ -85,7 +85,8 @@ void TimeIntegrator::predict(double t, double h, Vec u) const {
   sink.first = first;
   sink.last = last;
   const fem::StepState s = context(t, h);
-  for (const std::size_t e : tableau_->local_elements()) model_->elements[e]->predict(s, sink);
+  // Every element, not only this rank's: an element's own blocks may be owned by another rank.
+  for (const auto& e : model_->elements) e->predict(s, sink);
   check(VecRestoreArray(u, &a), "VecRestoreArray");
 }
 
