@@ -54,6 +54,33 @@ struct Kinematics {
     B << -JaT, JaT * fem::skew(ad::Vec3T<T>(pb - q.xa)), JaT, -(JaT * fem::skew(ab));
     return B;
   }
+  /// The exact discrete gradient of ε over the step u from q, in closed form. ε = J_aᵀ d is
+  /// bilinear in (J_a, d), so Δε = J̄_aᵀ Δd + ΔJ_aᵀ d̄ with bars for step averages, and the Cayley
+  /// step turns every vector v along its chord, (C − I) v = b × ½(v + C v): with a = R c,
+  ///   Δε = J̄_aᵀ (−Δx_a + (ā_a + d̄) × b_a + Δx_b − ā_b × b_b).
+  /// It needs no Gonzalez correction, annihilates the rigid modes of the averaged configuration
+  /// (ā_a + d̄ − ā_b = x̄_b − x̄_a), and for a frame on the ground puts the force at p̄_b, the joint
+  /// point itself when it holds at both ends: the reaction has no moment about the point, and a
+  /// spherical joint to the ground keeps the angular momentum about it exactly.
+  template <class T>
+  Eigen::Matrix<T, 3, 12> translation_discrete_gradient(const two_frame::Configuration<double>& q,
+                                                        const Eigen::Matrix<T, 12, 1>& u) const {
+    using V = ad::Vec3T<T>;
+    using M = ad::Mat3T<T>;
+    const M Ca = fem::step_rotation(V(u.template segment<3>(3)));
+    const M Cb = fem::step_rotation(V(u.template segment<3>(9)));
+    const V aa0 = (q.Ra * ca).template cast<T>(), ab0 = (q.Rb * cb).template cast<T>();
+    const V aa1 = Ca * aa0, ab1 = Cb * ab0;
+    const M Ja0 = (q.Ra * Qa).template cast<T>();
+    const M Ja = 0.5 * (Ja0 + Ca * Ja0);
+    const V d0 = (q.xb - q.xa).template cast<T>() + ab0 - aa0;
+    const V d1 = d0 + V(u.template segment<3>(6)) - V(u.template segment<3>(0)) + ab1 - ab0 - aa1 + aa0;
+    const V aa = 0.5 * (aa0 + aa1), ab = 0.5 * (ab0 + ab1), d = 0.5 * (d0 + d1);
+    const M JaT = Ja.transpose();
+    Eigen::Matrix<T, 3, 12> G;
+    G << -JaT, JaT * fem::skew(V(aa + d)), JaT, -(JaT * fem::skew(ab));
+    return G;
+  }
   /// ε, the translational part.
   template <class T>
   ad::Vec3T<T> translation(const ad::Vec3T<T>& xa, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>& xb,
@@ -214,6 +241,8 @@ std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradie
     };
     if (is_static) {
       G.template middleRows<3>(3 * g) = gradient(end);
+    } else if (g == 0) {
+      G.template middleRows<3>(0) = f.translation_discrete_gradient(q, u);
     } else {
       const Eigen::Matrix<S, 3, 1> delta = E1.template segment<3>(3 * g) - E0.segment<3>(3 * g).cast<S>();
       G.template middleRows<3>(3 * g) = two_frame::discrete_gradient<3>(q, u, delta, gradient, length, symmetry);
