@@ -41,6 +41,47 @@ struct Kinematics {
   RotationCoordinates coordinates;
   Vec3 reference;                     ///< ρ_0
   Mat3 reference_rotation = Mat3::Identity();  ///< R_rel,0
+  /// Rotational components held at zero by an ideal constraint: measured by a product of joint
+  /// axes instead (`director`), whose discrete gradient is exact.
+  std::array<bool, 3> held{};
+
+  /// A held rotation about joint axis k, as s (J_a e_i) · (J_b e_j): sin of the angle for a
+  /// rotation about that axis alone (ρ_x = −y_a·z_b, ρ_y = x_a·z_b, ρ_z = −x_a·y_b). Products of
+  /// axes are bilinear in the two frames' rotations, so their change over a Cayley step is exactly
+  ///   Δf = s (ā · (b_b × b̄) + (b_a × ā) · b̄) = b_a · s(ā × b̄) + b_b · s(b̄ × ā)
+  /// with ā, b̄ the axes averaged over the step: an exact discrete gradient whose two moments
+  /// cancel, so an ideal constraint keeps energy and angular momentum to round-off. For the
+  /// universal joint, ρ_z = 0 is then exactly its constraint x_a ⟂ y_b.
+  struct Director {
+    int i, j;
+    double sign;
+  };
+  static constexpr std::array<Director, 3> directors{{{1, 2, -1.0}, {0, 2, 1.0}, {0, 1, -1.0}}};
+  template <class T>
+  T director(int k, const ad::Mat3T<T>& Ja, const ad::Mat3T<T>& Jb) const {
+    const Director& d = directors[static_cast<std::size_t>(k)];
+    return d.sign * Ja.col(d.i).dot(Jb.col(d.j));
+  }
+  /// The exact discrete gradient rows of the held components (others zero) over the step u.
+  template <class T>
+  Eigen::Matrix<T, 3, 12> director_discrete_gradient(const two_frame::Configuration<double>& q,
+                                                     const Eigen::Matrix<T, 12, 1>& u) const {
+    using V = ad::Vec3T<T>;
+    using M = ad::Mat3T<T>;
+    const M Ca = fem::step_rotation(V(u.template segment<3>(3)));
+    const M Cb = fem::step_rotation(V(u.template segment<3>(9)));
+    const M Ja0 = (q.Ra * Qa).template cast<T>(), Jb0 = (q.Rb * Qb).template cast<T>();
+    const M Ja = 0.5 * (Ja0 + Ca * Ja0), Jb = 0.5 * (Jb0 + Cb * Jb0);
+    Eigen::Matrix<T, 3, 12> G = Eigen::Matrix<T, 3, 12>::Zero();
+    for (int k = 0; k < 3; ++k) {
+      if (!held[static_cast<std::size_t>(k)]) continue;
+      const Director& d = directors[static_cast<std::size_t>(k)];
+      const V m = d.sign * V(Ja.col(d.i)).cross(V(Jb.col(d.j)));
+      G.template block<1, 3>(k, 3) = m.transpose();
+      G.template block<1, 3>(k, 9) = -m.transpose();
+    }
+    return G;
+  }
 
   /// The spatial gradient of ε in closed form: with a_b = R_b c_b,
   /// δε = J_aᵀ (δx_b − a_b × δθ_b − δx_a + (p_b − x_a) × δθ_a).
@@ -93,9 +134,17 @@ struct Kinematics {
   ad::Vec3T<T> rotation(const ad::Vec3T<T>&, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>&,
                         const ad::Mat3T<T>& Rb) const {
     using M = ad::Mat3T<T>;
-    const M Rrel = (Ra * Qa.cast<T>()).transpose() * (Rb * Qb.cast<T>());
-    if (coordinates == RotationCoordinates::Cardan) return cardan_angles(Rrel, reference);
-    return reference.cast<T>() + fem::log_map(M(Rrel * reference_rotation.transpose().cast<T>()));
+    const M Ja = Ra * Qa.cast<T>(), Jb = Rb * Qb.cast<T>();
+    ad::Vec3T<T> rho;
+    if (!(held[0] && held[1] && held[2])) {
+      const M Rrel = Ja.transpose() * Jb;
+      rho = coordinates == RotationCoordinates::Cardan
+                ? cardan_angles(Rrel, reference)
+                : ad::Vec3T<T>(reference.cast<T>() + fem::log_map(M(Rrel * reference_rotation.transpose().cast<T>())));
+    }
+    for (int k = 0; k < 3; ++k)
+      if (held[static_cast<std::size_t>(k)]) rho[k] = director(k, Ja, Jb);
+    return rho;
   }
   template <class T>
   Eigen::Matrix<T, 6, 1> operator()(const ad::Vec3T<T>& xa, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>& xb,
@@ -115,9 +164,14 @@ std::pair<Vec3, Mat3> carrier(const JointFrame& f, std::span<const fem::NodeStat
   return {n.position, n.orientation.toRotationMatrix()};
 }
 
-Kinematics kinematics_of(const std::array<JointFrame, 2>& frames, RotationCoordinates c, const Vec3& reference,
+Kinematics kinematics_of(const std::array<JointFrame, 2>& frames, const JointDefinition& def, const Vec3& reference,
                          const Mat3& reference_rotation) {
   Kinematics k;
+  for (std::size_t c = 0; c < 3; ++c) {
+    const JointLaw& law = def.laws[3 + c];
+    k.held[c] = law.kind == JointLawKind::Prescribed && !law.function;
+  }
+  const RotationCoordinates c = def.rotation;
   k.ca = frames[0].node ? frames[0].offset : Vec3::Zero();
   k.Qa = frames[0].node ? frames[0].axes : Mat3::Identity();
   k.cb = frames[1].offset;
@@ -181,7 +235,7 @@ Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const
   for (const Mat3& Q : {a.axes, b.axes})
     if (!((Q.transpose() * Q - Mat3::Identity()).cwiseAbs().maxCoeff() < 1e-9 && Q.determinant() > 0.0))
       throw std::invalid_argument(who + "joint axes must be a rotation");
-  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_.rotation, Vec3::Zero(), Mat3::Identity()),
+  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()),
                                          configuration_of(frames_, initial));
   e_ = relative_coordinates(initial);
   active_now_ = active_at(0.0);
@@ -204,14 +258,14 @@ void Joint::declare(fem::UnknownRegistry& registry) {
 Eigen::Matrix<double, 6, 1> Joint::relative_coordinates(std::span<const fem::NodeState> states) const {
   const auto [xa, Ra] = carrier(frames_[0], states);
   const auto [xb, Rb] = carrier(frames_[1], states);
-  return kinematics_of(frames_, def_.rotation, e_.tail<3>(), relative_rotation_)(xa, Ra, xb, Rb);
+  return kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation_)(xa, Ra, xb, Rb);
 }
 
 Joint::Start Joint::start_of(const fem::StepState& s) const {
   Start st;
   st.q = configuration_of(frames_, s.committed);
   // The reference rotation is the start's own, so that E(q_n) = e_n exactly.
-  st.f = kinematics_of(frames_, def_.rotation, e_.tail<3>(), Mat3::Identity());
+  st.f = kinematics_of(frames_, def_, e_.tail<3>(), Mat3::Identity());
   st.f.reference_rotation = relative_rotation(st.f, st.q);
   st.E0 = st.f(st.q.xa, st.q.Ra, st.q.xb, st.q.Rb);
   st.active = active_in_step(s);
@@ -244,8 +298,14 @@ std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradie
     } else if (g == 0) {
       G.template middleRows<3>(0) = f.translation_discrete_gradient(q, u);
     } else {
-      const Eigen::Matrix<S, 3, 1> delta = E1.template segment<3>(3 * g) - E0.segment<3>(3 * g).cast<S>();
-      G.template middleRows<3>(3 * g) = two_frame::discrete_gradient<3>(q, u, delta, gradient, length, symmetry);
+      // Held rotations: exact; the others (drives, springs, dampers): Gonzalez's form.
+      if (!(f.held[0] && f.held[1] && f.held[2])) {
+        const Eigen::Matrix<S, 3, 1> delta = E1.template segment<3>(3) - E0.segment<3>(3).cast<S>();
+        G.template middleRows<3>(3) = two_frame::discrete_gradient<3>(q, u, delta, gradient, length, symmetry);
+      }
+      const Eigen::Matrix<S, 3, 12> exact = f.director_discrete_gradient(q, u);
+      for (int k = 0; k < 3; ++k)
+        if (f.held[static_cast<std::size_t>(k)]) G.row(3 + k) = exact.row(k);
     }
   }
   return {E1, G};
@@ -360,8 +420,8 @@ void Joint::release_out_of_plane(const Vec3& normal) {
 
 Eigen::Matrix<double, 6, 1> Joint::relative_rates(std::span<const fem::NodeState> states) const {
   const Configuration<double> q = configuration_of(frames_, states);
-  const Kinematics f = kinematics_of(frames_, def_.rotation, e_.tail<3>(), relative_rotation(
-      kinematics_of(frames_, def_.rotation, Vec3::Zero(), Mat3::Identity()), q));
+  const Kinematics f = kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation(
+      kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()), q));
   const Eigen::Matrix<double, 6, 12> B = two_frame::value_and_gradient<6>(q, f).second;
   Vec12 v = Vec12::Zero();
   for (int k = 0; k < 2; ++k) {
@@ -389,7 +449,7 @@ void Joint::commit(const fem::StepState& s) {
   lambda_ = s.values<6>(reaction_);
   const Configuration<double> end =
       two_frame::along_step(configuration_of(frames_, s.committed), step_unknowns(frames_, s), Instant::End);
-  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_.rotation, Vec3::Zero(), Mat3::Identity()), end);
+  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()), end);
   active_now_ = active_in_step(s);
 }
 
