@@ -62,65 +62,67 @@ struct Kinematics {
     const Director& d = directors[static_cast<std::size_t>(k)];
     return d.sign * Ja.col(d.i).dot(Jb.col(d.j));
   }
-  /// The exact discrete gradient rows of the held components (others zero) over the step u.
+  /// Step averages of the frames' axes J = R Q, offsets a = R c and separation d = p_b − p_a over
+  /// the Cayley step u from q: each vector v turns along its chord, (C − I) v = b × ½(v + C v).
   template <class T>
-  Eigen::Matrix<T, 3, 12> director_discrete_gradient(const two_frame::Configuration<double>& q,
-                                                     const Eigen::Matrix<T, 12, 1>& u) const {
+  struct Averages {
+    ad::Mat3T<T> Ja, Jb;
+    ad::Vec3T<T> aa, ab, d;
+  };
+  template <class T>
+  Averages<T> step_averages(const two_frame::Configuration<double>& q, const Eigen::Matrix<T, 12, 1>& u) const {
     using V = ad::Vec3T<T>;
     using M = ad::Mat3T<T>;
     const M Ca = fem::step_rotation(V(u.template segment<3>(3)));
     const M Cb = fem::step_rotation(V(u.template segment<3>(9)));
     const M Ja0 = (q.Ra * Qa).template cast<T>(), Jb0 = (q.Rb * Qb).template cast<T>();
-    const M Ja = 0.5 * (Ja0 + Ca * Ja0), Jb = 0.5 * (Jb0 + Cb * Jb0);
+    const V aa0 = (q.Ra * ca).template cast<T>(), ab0 = (q.Rb * cb).template cast<T>();
+    const V aa1 = Ca * aa0, ab1 = Cb * ab0;
+    const V d0 = (q.xb - q.xa).template cast<T>() + ab0 - aa0;
+    const V d1 = d0 + V(u.template segment<3>(6)) - V(u.template segment<3>(0)) + ab1 - ab0 - aa1 + aa0;
+    return {0.5 * (Ja0 + Ca * Ja0), 0.5 * (Jb0 + Cb * Jb0), 0.5 * (aa0 + aa1), 0.5 * (ab0 + ab1), 0.5 * (d0 + d1)};
+  }
+
+  /// The exact discrete gradient rows of the held rotations (others zero).
+  template <class T>
+  Eigen::Matrix<T, 3, 12> director_discrete_gradient(const Averages<T>& m) const {
     Eigen::Matrix<T, 3, 12> G = Eigen::Matrix<T, 3, 12>::Zero();
     for (int k = 0; k < 3; ++k) {
       if (!held[static_cast<std::size_t>(k)]) continue;
       const Director& d = directors[static_cast<std::size_t>(k)];
-      const V m = d.sign * V(Ja.col(d.i)).cross(V(Jb.col(d.j)));
-      G.template block<1, 3>(k, 3) = m.transpose();
-      G.template block<1, 3>(k, 9) = -m.transpose();
+      const ad::Vec3T<T> w = d.sign * ad::Vec3T<T>(m.Ja.col(d.i)).cross(ad::Vec3T<T>(m.Jb.col(d.j)));
+      G.template block<1, 3>(k, 3) = w.transpose();
+      G.template block<1, 3>(k, 9) = -w.transpose();
     }
     return G;
   }
 
-  /// The spatial gradient of ε in closed form: with a_b = R_b c_b,
-  /// δε = J_aᵀ (δx_b − a_b × δθ_b − δx_a + (p_b − x_a) × δθ_a).
+  /// δε = J_aᵀ (−δx_a + arm × δθ_a + δx_b − a_b × δθ_b) as a 3 × 12 matrix.
+  template <class T>
+  static Eigen::Matrix<T, 3, 12> translation_rows(const ad::Mat3T<T>& Ja, const ad::Vec3T<T>& arm,
+                                                  const ad::Vec3T<T>& ab) {
+    const ad::Mat3T<T> JaT = Ja.transpose();
+    Eigen::Matrix<T, 3, 12> G;
+    G << -JaT, JaT * fem::skew(arm), JaT, -(JaT * fem::skew(ab));
+    return G;
+  }
+
+  /// The spatial gradient of ε at a configuration: arm = p_b − x_a, a_b = R_b c_b.
   template <class T>
   Eigen::Matrix<T, 3, 12> translation_gradient(const two_frame::Configuration<T>& q) const {
-    using M = ad::Mat3T<T>;
     const ad::Vec3T<T> ab = q.Rb * cb.cast<T>();
-    const ad::Vec3T<T> pb = q.xb + ab;
-    const M JaT = (q.Ra * Qa.cast<T>()).transpose();
-    Eigen::Matrix<T, 3, 12> B;
-    B << -JaT, JaT * fem::skew(ad::Vec3T<T>(pb - q.xa)), JaT, -(JaT * fem::skew(ab));
-    return B;
+    return translation_rows(ad::Mat3T<T>(q.Ra * Qa.cast<T>()), ad::Vec3T<T>(q.xb + ab - q.xa), ab);
   }
-  /// The exact discrete gradient of ε over the step u from q, in closed form. ε = J_aᵀ d is
-  /// bilinear in (J_a, d), so Δε = J̄_aᵀ Δd + ΔJ_aᵀ d̄ with bars for step averages, and the Cayley
-  /// step turns every vector v along its chord, (C − I) v = b × ½(v + C v): with a = R c,
+  /// The exact discrete gradient of ε over the step, in closed form. ε = J_aᵀ d is bilinear in
+  /// (J_a, d), so Δε = J̄_aᵀ Δd + ΔJ_aᵀ d̄ with bars for step averages; with the chord identity,
   ///   Δε = J̄_aᵀ (−Δx_a + (ā_a + d̄) × b_a + Δx_b − ā_b × b_b).
   /// It needs no Gonzalez correction, annihilates the rigid modes of the averaged configuration
   /// (ā_a + d̄ − ā_b = x̄_b − x̄_a), and for a frame on the ground puts the force at p̄_b, the joint
   /// point itself when it holds at both ends: the reaction has no moment about the point, and a
   /// spherical joint to the ground keeps the angular momentum about it exactly.
   template <class T>
-  Eigen::Matrix<T, 3, 12> translation_discrete_gradient(const two_frame::Configuration<double>& q,
-                                                        const Eigen::Matrix<T, 12, 1>& u) const {
-    using V = ad::Vec3T<T>;
-    using M = ad::Mat3T<T>;
-    const M Ca = fem::step_rotation(V(u.template segment<3>(3)));
-    const M Cb = fem::step_rotation(V(u.template segment<3>(9)));
-    const V aa0 = (q.Ra * ca).template cast<T>(), ab0 = (q.Rb * cb).template cast<T>();
-    const V aa1 = Ca * aa0, ab1 = Cb * ab0;
-    const M Ja0 = (q.Ra * Qa).template cast<T>();
-    const M Ja = 0.5 * (Ja0 + Ca * Ja0);
-    const V d0 = (q.xb - q.xa).template cast<T>() + ab0 - aa0;
-    const V d1 = d0 + V(u.template segment<3>(6)) - V(u.template segment<3>(0)) + ab1 - ab0 - aa1 + aa0;
-    const V aa = 0.5 * (aa0 + aa1), ab = 0.5 * (ab0 + ab1), d = 0.5 * (d0 + d1);
-    const M JaT = Ja.transpose();
-    Eigen::Matrix<T, 3, 12> G;
-    G << -JaT, JaT * fem::skew(V(aa + d)), JaT, -(JaT * fem::skew(ab));
-    return G;
+  Eigen::Matrix<T, 3, 12> translation_discrete_gradient(const Averages<T>& m) const {
+    return translation_rows(m.Ja, ad::Vec3T<T>(m.aa + m.d), m.ab);
   }
   /// ε, the translational part.
   template <class T>
@@ -296,14 +298,14 @@ std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradie
     if (is_static) {
       G.template middleRows<3>(3 * g) = gradient(end);
     } else if (g == 0) {
-      G.template middleRows<3>(0) = f.translation_discrete_gradient(q, u);
+      G.template middleRows<3>(0) = f.translation_discrete_gradient(f.step_averages(q, u));
     } else {
       // Held rotations: exact; the others (drives, springs, dampers): Gonzalez's form.
       if (!(f.held[0] && f.held[1] && f.held[2])) {
         const Eigen::Matrix<S, 3, 1> delta = E1.template segment<3>(3) - E0.segment<3>(3).cast<S>();
         G.template middleRows<3>(3) = two_frame::discrete_gradient<3>(q, u, delta, gradient, length, symmetry);
       }
-      const Eigen::Matrix<S, 3, 12> exact = f.director_discrete_gradient(q, u);
+      const Eigen::Matrix<S, 3, 12> exact = f.director_discrete_gradient(f.step_averages(q, u));
       for (int k = 0; k < 3; ++k)
         if (f.held[static_cast<std::size_t>(k)]) G.row(3 + k) = exact.row(k);
     }
