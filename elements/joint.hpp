@@ -39,6 +39,7 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <string>
 
 namespace catena::elements {
 
@@ -67,6 +68,7 @@ struct JointLaw {
 enum class RotationCoordinates : std::uint8_t { RotationVector, Cardan };
 
 struct JointDefinition {
+  std::string kind = "custom";  ///< the library kind it came from (elements/joint_kinds.hpp)
   std::array<JointLaw, 6> laws;  ///< ε_x, ε_y, ε_z, ρ_x, ρ_y, ρ_z
   RotationCoordinates rotation = RotationCoordinates::RotationVector;
   double active_from = -std::numeric_limits<double>::infinity();

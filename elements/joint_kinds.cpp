@@ -21,6 +21,7 @@ JointDefinition joint_definition(std::string_view kind) {
   for (const Row& row : table) {
     if (row.kind != kind) continue;
     JointDefinition d;
+    d.kind = std::string(kind);
     for (std::size_t k = 0; k < 6; ++k)
       d.laws[k].kind = row.switches[k] == 'p' ? JointLawKind::Prescribed : JointLawKind::Free;
     if (kind == "universal") d.rotation = RotationCoordinates::Cardan;

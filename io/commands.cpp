@@ -2,6 +2,7 @@
 
 #include "assembly/petsc_session.hpp"
 #include "assembly/tableau.hpp"
+#include "elements/joint.hpp"
 #include "io/csv_writer.hpp"
 #include "io/model_reader.hpp"
 #include "io/progress.hpp"
@@ -160,12 +161,17 @@ int check_command(const RunOptions& options) {
   const assembly::Tableau tableau(*model, PETSC_COMM_WORLD);
   if (!is_root()) return exit_ok;
   std::map<std::string, int> kinds;
-  for (const auto& e : model->elements) ++kinds[std::string(e->kind())];
+  for (const auto& e : model->elements) {
+    // Joints by kind ("joint (revolute)"): the library kind of each joint.
+    const auto* joint = dynamic_cast<const elements::Joint*>(e.get());
+    ++kinds[joint ? "joint (" + joint->definition().kind + ")" : std::string(e->kind())];
+  }
   std::cout << options.model.string() << ": model '" << model->name << "' is valid\n"
             << "  nodes       " << model->nodes.size() << '\n'
             << "  unknowns    " << tableau.n_global() << '\n'
             << "  non-zeros   " << tableau.n_nonzeros() << '\n';
-  for (const auto& [kind, n] : kinds) std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
+  for (const auto& [kind, n] : kinds)
+    std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
   std::cout << "  sensors     " << model->sensors.size() << '\n'
             << "  analysis    ";
   if (model->analysis.type == fem::AnalysisType::Static) {
