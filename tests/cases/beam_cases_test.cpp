@@ -1,10 +1,7 @@
 // Beam case regressions (benchmarks.md): princeton-beam, roll-up, large-deflection-cantilever,
 // flying-spaghetti-2d and tumbling-beam-3d, each model file run in-process and checked against the
 // reference and tolerance stated in its case README.
-#include "assembly/tableau.hpp"
-#include "io/model_reader.hpp"
-#include "solvers/time_integrator.hpp"
-#include "support/recording_observer.hpp"
+#include "support/case_runner.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,25 +15,9 @@
 namespace catena {
 namespace {
 
-struct CaseRun {
-  fem::Model model;
-  testing::RecordingObserver rec;
-  solvers::RunStatistics stats;
-};
-
-CaseRun run_case(const std::string& name, std::vector<std::string> overrides = {}) {
-  CaseRun c{io::read_model(std::string(CATENA_SOURCE_DIR) + "/cases/" + name + "/model.yaml", overrides), {}, {}};
-  assembly::Tableau tableau(c.model, PETSC_COMM_WORLD);
-  solvers::TimeIntegrator integrator(c.model, tableau);
-  c.stats = integrator.run(c.rec);
-  return c;
-}
-
-std::size_t sensor_index(const fem::Model& m, const std::string& name) {
-  for (std::size_t i = 0; i < m.sensors.size(); ++i)
-    if (m.sensors[i].name == name) return i;
-  throw std::runtime_error("no sensor " + name);
-}
+using testing::CaseRun;
+using testing::run_case;
+using testing::sensor_index;
 
 /// Last value of a sensor (static analyses: the final load level).
 double final_value(const CaseRun& c, const std::string& sensor) {

@@ -2,10 +2,7 @@
 // bipendulum-spherical, bipendulum-damped, double-pendulum-follower, slider-crank-rigid and
 // heavy-top, each model file run in-process on a shortened run and checked against the reference
 // and tolerance stated in its case README.
-#include "assembly/tableau.hpp"
-#include "io/model_reader.hpp"
-#include "solvers/time_integrator.hpp"
-#include "support/recording_observer.hpp"
+#include "support/case_runner.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,25 +16,9 @@
 namespace catena {
 namespace {
 
-struct CaseRun {
-  fem::Model model;
-  testing::RecordingObserver rec;
-  solvers::RunStatistics stats;
-};
-
-CaseRun run_case(const std::string& name, std::vector<std::string> overrides = {}) {
-  CaseRun c{io::read_model(std::string(CATENA_SOURCE_DIR) + "/cases/" + name + "/model.yaml", overrides), {}, {}};
-  assembly::Tableau tableau(c.model, PETSC_COMM_WORLD);
-  solvers::TimeIntegrator integrator(c.model, tableau);
-  c.stats = integrator.run(c.rec);
-  return c;
-}
-
-std::size_t sensor_index(const fem::Model& m, const std::string& name) {
-  for (std::size_t i = 0; i < m.sensors.size(); ++i)
-    if (m.sensors[i].name == name) return i;
-  throw std::runtime_error("no sensor " + name);
-}
+using testing::CaseRun;
+using testing::run_case;
+using testing::sensor_index;
 
 /// The frame at time t (frames land exactly on the output grid).
 const testing::RecordingObserver::Row& row_at(const CaseRun& c, double t) {
