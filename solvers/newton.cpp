@@ -99,6 +99,7 @@ PetscErrorCode Newton::jacobian_callback(SNES snes, Vec x, Mat J, Mat, void* ctx
   const auto start = std::chrono::steady_clock::now();
   try {
     self->tableau_->assemble_jacobian(self->context_, x, J);
+    if (self->shift_) PetscCall(MatDiagonalSet(J, self->shift_, ADD_VALUES));
   } catch (const fem::DomainError& e) {
     self->domain_message_ = e.what();
     SNESSetJacobianDomainError(snes);

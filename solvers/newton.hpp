@@ -51,6 +51,10 @@ class Newton {
 
   /// Solves f(u) = 0 for the time element `context`; `u` holds the predictor on entry.
   NewtonReport solve(const fem::StepState& context, Vec u);
+  /// Adds `shift` (one value per row; null: none) to the Jacobian's diagonal from now on. The
+  /// residual, hence the solution, is unchanged: only the path to it (see
+  /// TimeIntegrator::solve_initial_equilibrium).
+  void set_jacobian_shift(Vec shift) { shift_ = shift; }
   [[nodiscard]] const NewtonCounters& counters() const { return counters_; }
 
  private:
@@ -66,6 +70,7 @@ class Newton {
   fem::StepState context_;
   NewtonCounters counters_;
   double last_correction_ = 0.0;
+  Vec shift_ = nullptr;
   std::exception_ptr failure_;      // a non-domain exception thrown inside a callback
   std::string domain_message_;
 };

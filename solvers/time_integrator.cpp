@@ -139,9 +139,63 @@ void TimeIntegrator::check_redundancy(Vec u) {
   throw SolverFailure(msg, 0.0);
 }
 
+void TimeIntegrator::relax_mechanism(Vec u) {
+  // A mechanism held by joints (a hanging chain) has no static stiffness in its free directions
+  // until its multipliers carry the loads: its static tangent is singular while they are zero.
+  // Newton on the static residual with a mass-like shift 2m/h² on the node rows (the dynamic
+  // tangent's diagonal at rest) takes bounded steps toward the equilibrium and establishes the
+  // multipliers; the solution is the static one, only the path differs. Rounds of it, with h
+  // growing from √(L/g) (the mechanism's own time scale) while the shift slows convergence,
+  // leave the exact static solve a good start.
+  const double g = model_->gravity.norm();
+  double h = g > 0.0 ? std::sqrt(model_->length_scale / g) : model_->analysis.dt;
+  const assembly::VecHandle shift = tableau_->create_vector();
+  for (int round = 0; round < 8; ++round, h *= 4.0) {
+    check(VecZeroEntries(u), "VecZeroEntries");
+    tableau_->assemble_jacobian(context(0.0, h), u, tableau_->jacobian());
+    check(MatGetDiagonal(tableau_->jacobian(), shift), "MatGetDiagonal");
+    // Rows of each kind get at least 1 % of the kind's largest shift: a slender bar's tiny
+    // inertia about its axis must not let the step in that direction run away.
+    PetscScalar* a = nullptr;
+    check(VecGetArray(shift, &a), "VecGetArray");
+    double floor_local[2] = {0.0, 0.0}, floor[2] = {0.0, 0.0};
+    for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
+      const fem::UnknownKind kind = tableau_->row_kind(tableau_->first_owned() + i);
+      if (kind == fem::UnknownKind::Displacement || kind == fem::UnknownKind::Rotation) {
+        const int k = kind == fem::UnknownKind::Rotation ? 1 : 0;
+        floor_local[k] = std::max(floor_local[k], 1e-2 * std::abs(a[i]));
+      }
+    }
+    MPI_Allreduce(floor_local, floor, 2, MPI_DOUBLE, MPI_MAX, tableau_->comm());
+    for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
+      const fem::UnknownKind kind = tableau_->row_kind(tableau_->first_owned() + i);
+      const bool node_row = kind == fem::UnknownKind::Displacement || kind == fem::UnknownKind::Rotation;
+      a[i] = node_row ? std::max(std::abs(a[i]), floor[kind == fem::UnknownKind::Rotation ? 1 : 0]) : 0.0;
+    }
+    check(VecRestoreArray(shift, &a), "VecRestoreArray");
+    fem::StepState s = context(0.0, 0.0);
+    s.scheme = fem::TimeScheme::Static;
+    predict(0.0, 0.0, u);
+    newton_.set_jacobian_shift(shift);
+    const NewtonReport rep = newton_.solve(s, u);
+    newton_.set_jacobian_shift(nullptr);
+    stats_.newton_iterations += rep.iterations;
+    PetscReal norm = 0.0;
+    check(VecNorm(u, NORM_INFINITY, &norm), "VecNorm");
+    if (!std::isfinite(norm)) return;  // the exact static solve reports the failure
+    const fem::StepWork before = work_;
+    commit(s, u);  // even unconverged: a relaxation step toward the equilibrium
+    work_ = before;
+    if (rep.converged) return;
+  }
+}
+
 void TimeIntegrator::solve_initial_equilibrium(Vec u) {
   // Raise the loads in increments of the load factor: start with all of it, halve on failure,
   // double again after two successes. Work and energy are not tallied: the run starts here.
+  bool joints = false;
+  for (const fem::BlockInfo& b : model_->registry.blocks()) joints = joints || b.kind == fem::UnknownKind::Multiplier;
+  if (joints) relax_mechanism(u);
   const double min_increment = 1.0 / 4096;
   double lambda = 0.0, increment = 1.0;
   int successes = 0;
@@ -149,7 +203,7 @@ void TimeIntegrator::solve_initial_equilibrium(Vec u) {
     fem::StepState s = context(0.0, 0.0);
     s.scheme = fem::TimeScheme::Static;
     s.load_factor = std::min(1.0, lambda + increment);
-    check(VecZeroEntries(u), "VecZeroEntries");
+    predict(0.0, 0.0, u);  // no node increments; the joints' last multipliers
     const NewtonReport rep = newton_.solve(s, u);
     stats_.newton_iterations += rep.iterations;
     if (!rep.converged) {

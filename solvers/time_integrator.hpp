@@ -74,6 +74,9 @@ class TimeIntegrator {
   /// Static equilibrium at t = 0 with the loads raised from 0 to 1 (AnalysisSettings::
   /// initial_equilibrium); moves the states there, keeps their velocities.
   void solve_initial_equilibrium(Vec u);
+  /// Models with joints: brings a mechanism near its static equilibrium with its multipliers
+  /// established, before the exact static solve (time_integrator.cpp).
+  void relax_mechanism(Vec u);
   /// Models with joints: refuses redundant constraints at t = 0, naming the undetermined
   /// unknowns (solvers/redundancy.hpp).
   void check_redundancy(Vec u);
