@@ -145,12 +145,12 @@ void TimeIntegrator::relax_mechanism(Vec u) {
   // Newton on the static residual with a mass-like shift 2m/h² on the node rows (the dynamic
   // tangent's diagonal at rest) takes bounded steps toward the equilibrium and establishes the
   // multipliers; the solution is the static one, only the path differs. Rounds of it, with h
-  // growing from √(L/g) (the mechanism's own time scale) while the shift slows convergence,
-  // leave the exact static solve a good start.
+  // starting at a tenth of √(L/g) (the mechanism's own time scale), doubling after a round that
+  // stays finite and quartered after one that does not, leave the exact static solve a good start.
   const double g = model_->gravity.norm();
-  double h = g > 0.0 ? std::sqrt(model_->length_scale / g) : model_->analysis.dt;
+  double h = 0.1 * (g > 0.0 ? std::sqrt(model_->length_scale / g) : model_->analysis.dt);
   const assembly::VecHandle shift = tableau_->create_vector();
-  for (int round = 0; round < 8; ++round, h *= 4.0) {
+  for (int round = 0; round < 16; ++round) {
     check(VecZeroEntries(u), "VecZeroEntries");
     tableau_->assemble_jacobian(context(0.0, h), u, tableau_->jacobian());
     check(MatGetDiagonal(tableau_->jacobian(), shift), "MatGetDiagonal");
@@ -182,11 +182,15 @@ void TimeIntegrator::relax_mechanism(Vec u) {
     stats_.newton_iterations += rep.iterations;
     PetscReal norm = 0.0;
     check(VecNorm(u, NORM_INFINITY, &norm), "VecNorm");
-    if (!std::isfinite(norm)) return;  // the exact static solve reports the failure
+    if (!std::isfinite(norm) || !std::isfinite(rep.residual_norm)) {
+      h *= 0.25;  // too bold: a larger shift, from the same state
+      continue;
+    }
     const fem::StepWork before = work_;
     commit(s, u);  // even unconverged: a relaxation step toward the equilibrium
     work_ = before;
     if (rep.converged) return;
+    h *= 2.0;
   }
 }
 
