@@ -15,11 +15,17 @@
 ///       and has no singularity at whole turns (a hinge that turns 135 rad reads 135 rad; about a
 ///       fixed axis it is the angle); or Cardan angles (α, β, γ) with R_rel = R_x(α) R_y(β) R_z(γ),
 ///       for the universal joint (γ = 0; singular at β = ±π/2, where the forks' axes align).
+///       A rotational component held at zero by an ideal constraint is measured instead by a
+///       product of joint axes (ρ_x = −y_a·z_b, ρ_y = x_a·z_b, ρ_z = −x_a·y_b: the sine of a
+///       rotation about that axis alone), bilinear in the two frames.
 /// Rows:
-///   node rows      −Gᵀ λ, G the discrete gradient of E(q) = (ε, ρ) over the step
-///                  (elements/two_frame_step.hpp): G u = E(q_{n+1}) − E(q_n), so the joint's
-///                  forces do work λ · Δe exactly; between two nodes G also has no resultant and
-///                  no moment, so a joint between free bodies keeps their momenta.
+///   node rows      −Gᵀ λ, G a discrete gradient of E(q) = (ε, ρ) over the step:
+///                  G u = E(q_{n+1}) − E(q_n), so the joint's forces do work λ · Δe exactly, with
+///                  no resultant and no moment between two nodes (momenta kept). ε and the held
+///                  rotations are bilinear in the frames: their G is exact in closed form from
+///                  step averages (joint.cpp); other rotations use the Gonzalez form of
+///                  elements/two_frame_step.hpp. Rows whose multipliers are held at zero (free
+///                  components without a law) are left out.
 ///   kinematic rows E(q_{n+1}) − e_{n+1} = 0 (block "relative"): the joint holds at every step end.
 ///   constitutive   one per component (block "reaction"), JointLaw:
 ///     Prescribed      e_{n+1} = g(t_{n+1})                 (ideal constraint: g = 0; a drive)
