@@ -22,10 +22,9 @@ class FieldCapture final : public CellValueSink {
   double value_ = std::numeric_limits<double>::quiet_NaN();
 };
 
-}  // namespace
-
-double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes,
-                       std::span<const NodeState> states, std::span<const NodeState> initial) {
+/// The quantity a sensor measures, before its scale.
+double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> states,
+                std::span<const NodeState> initial) {
   if (sensor.quantity == SensorQuantity::ElementField) {
     if (sensor.element == nullptr) return std::numeric_limits<double>::quiet_NaN();
     FieldCapture capture(sensor.field);
@@ -67,6 +66,13 @@ double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes,
     case SensorQuantity::ElementField: break;
   }
   return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
+
+double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> states,
+                       std::span<const NodeState> initial) {
+  return sensor.scale * measured(sensor, nodes, states, initial);
 }
 
 }  // namespace catena::fem

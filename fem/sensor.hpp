@@ -33,6 +33,7 @@ struct Sensor {
   /// the field it sets in `cell_values`.
   const Element* element = nullptr;
   std::string field{};
+  double scale = 1.0;  ///< multiplies the value (a normalization, `scale: 1/L`, or another unit)
 };
 
 /// Value of `sensor` for the given node states (SI units).

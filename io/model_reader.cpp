@@ -1131,6 +1131,8 @@ class ModelBuilder {
         name_cursor.fail("duplicate sensor name '" + s.name + "' (first defined on line " + std::to_string(it->second) +
                          "); expected a new name");
       first_line.emplace(s.name, name_cursor.node().Mark().line + 1);
+      if (const auto scale = item.find("scale"))
+        s.scale = read_number(*scale, parameters_, Quantity{"sensor scale (a factor on the value)", ""});
       if (const auto element = item.find("element")) {
         read_element_sensor(item, *element, s);
         model_.sensors.push_back(std::move(s));

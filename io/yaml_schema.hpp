@@ -39,7 +39,8 @@ inline constexpr std::array<std::string_view, 3> beam_load{"name", "beam", "forc
 inline constexpr std::array<std::string_view, 10> analysis{
     "type", "integrator", "dt", "t_end", "output_every", "dt_min",
     "max_newton_iterations", "newton_tolerance", "linear_solver", "initial_equilibrium"};
-inline constexpr std::array<std::string_view, 6> sensor{"name", "node", "element", "quantity", "component", "frame"};
+inline constexpr std::array<std::string_view, 7> sensor{"name",      "node",  "element", "quantity",
+                                                         "component", "frame", "scale"};
 
 /// The keys allowed in the mapping at `context`; empty for free-form mappings (`parameters`)
 /// and for contexts that are not mappings.
