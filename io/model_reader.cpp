@@ -202,7 +202,7 @@ class ModelBuilder {
           if (!parameters_.contains(used) && declared_on_line.contains(used))
             value.fail("parameter '" + used + "' is used before its definition (line " +
                        std::to_string(declared_on_line.at(used)) + "); expected an expression of earlier parameters");
-      parameters_[name] = read_number(value, parameters_, Quantity{"parameter value", ""});
+      parameters_[name] = read_number(value, parameters_, Quantity{"parameter value", "", Bound::Any, true});
     }
   }
 

@@ -3,6 +3,7 @@
 #include "io/model_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -332,8 +333,60 @@ Cursor Cursor::operator[](std::size_t i) const {
 
 // ---- typed reads ----
 
+namespace {
+
+/// Units a value may carry after its number ("30 deg", "1500 rpm", "2 mm"): the factor to SI and
+/// the SI unit it converts to (the quantity's own unit must be that one).
+struct UnitWord {
+  std::string_view word;
+  double factor;
+  std::string_view si;
+};
+constexpr double pi = 3.14159265358979323846;
+constexpr std::array<UnitWord, 20> unit_words{{{"deg", pi / 180, "rad"},
+                                               {"rad", 1, "rad"},
+                                               {"rpm", 2 * pi / 60, "rad/s"},
+                                               {"deg/s", pi / 180, "rad/s"},
+                                               {"rad/s", 1, "rad/s"},
+                                               {"mm", 1e-3, "m"},
+                                               {"cm", 1e-2, "m"},
+                                               {"m", 1, "m"},
+                                               {"km", 1e3, "m"},
+                                               {"mm/s", 1e-3, "m/s"},
+                                               {"m/s", 1, "m/s"},
+                                               {"km/h", 1 / 3.6, "m/s"},
+                                               {"ms", 1e-3, "s"},
+                                               {"s", 1, "s"},
+                                               {"min", 60, "s"},
+                                               {"g", 1e-3, "kg"},
+                                               {"kg", 1, "kg"},
+                                               {"kN", 1e3, "N"},
+                                               {"MPa", 1e6, "Pa"},
+                                               {"GPa", 1e9, "Pa"}}};
+
+/// Splits "30 deg" into "30" and the unit's factor, when the last word is a unit; otherwise the
+/// text stays whole and the factor is 1. A unit of another dimension is an error.
+std::string strip_unit(const Cursor& c, const std::string& text, const Quantity& q, double& factor) {
+  factor = 1.0;
+  const std::size_t space = text.find_last_of(" \t");
+  if (space == std::string::npos) return text;
+  const std::string word = text.substr(space + 1);
+  for (const UnitWord& u : unit_words) {
+    if (u.word != word) continue;
+    if (u.si != q.unit && !q.any_unit)
+      c.fail("expected " + phrase(q) + (q.unit.empty() ? " (no unit)" : "") + "; found the unit '" + word +
+             "' (of " + std::string(u.si) + ")");
+    factor = u.factor;
+    return std::string(trim(std::string_view(text).substr(0, space)));
+  }
+  return text;
+}
+
+}  // namespace
+
 double read_number(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q) {
-  const std::string text = scalar_text(c, q, "a number or an expression of parameters");
+  double factor = 1.0;
+  const std::string text = strip_unit(c, scalar_text(c, q, "a number or an expression of parameters"), q, factor);
   double value = 0.0;
   const Literal literal = parse_literal(text, value);
   if (literal == Literal::OutOfRange) c.fail("expected a finite " + noun_with_unit(q) + "; found " + text);
@@ -350,7 +403,8 @@ double read_number(const Cursor& c, const fem::ParameterTable& parameters, const
       value = std::numeric_limits<double>::infinity();  // reported below
     }
   }
-  const std::string found = literal == Literal::Number ? text : "'" + text + "' = " + format_number(value);
+  value *= factor;
+  const std::string found = literal == Literal::Number && factor == 1.0 ? text : "'" + text + "' = " + format_number(value);
   if (!std::isfinite(value)) c.fail("expected a finite " + noun_with_unit(q) + "; found " + found);
   const bool ok = q.bound == Bound::Any || (q.bound == Bound::Positive && value > 0.0) ||
                   (q.bound == Bound::NonNegative && value >= 0.0);

@@ -124,6 +124,7 @@ struct Quantity {
   std::string noun;
   std::string unit;  ///< SI unit, "" for dimensionless
   Bound bound = Bound::Any;
+  bool any_unit = false;  ///< accepts a value in any unit, converted to SI (parameters)
 };
 
 /// A number, or a muparser expression of `parameters` (no `t`), finite and within its bound.

@@ -273,6 +273,23 @@ analysis: {dt: 0.01, t_end: 0.1}
   EXPECT_LT(beams.front()->strains(model.initial_state).cwiseAbs().maxCoeff(), 1e-15);
 }
 
+TEST(ModelReader, ValuesWithUnitsAreConvertedToSI) {
+  const fs::path file = write_temp("units.yaml", R"yaml(name: units
+parameters: {w: "1500 rpm", a: "30 deg"}
+nodes:
+  - {name: bob, position: ["1500 mm", "2 cm", 0], angular_velocity: [0, 0, "60 rpm"]}
+rigid_bodies:
+  - {name: body, node: bob, mass: "2000 g", inertia: [1e-3, 1e-3, 1e-3]}
+analysis: {dt: "10 ms", t_end: "0.5 min"}
+)yaml");
+  const fem::Model model = read_model(file);
+  EXPECT_NEAR(node(model, "bob").reference_position.x(), 1.5, 1e-15);
+  EXPECT_NEAR(node(model, "bob").reference_position.y(), 0.02, 1e-15);
+  EXPECT_NEAR(initial(model, "bob").angular_velocity.z(), 2 * std::numbers::pi, 1e-14);
+  EXPECT_NEAR(model.analysis.dt, 0.01, 1e-15);
+  EXPECT_NEAR(model.analysis.t_end, 30.0, 1e-12);
+}
+
 TEST(ModelReader, RejectsMissingFile) {
   const InputError e = read_error(good_dir / "no_such_model.yaml");
   EXPECT_EQ(e.line(), 0);
