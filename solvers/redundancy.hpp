@@ -11,7 +11,7 @@
 
 namespace catena::solvers {
 
-/// The unknowns (as "joint 'D' reaction 3") whose columns of J depend on the others: a
+/// The unknowns (as "joint 'D' reaction rz") whose columns of J depend on the others: a
 /// rank-revealing QR with column pivoting of J, rows and columns equilibrated first. Dense, so
 /// only for up to `max_unknowns` unknowns on one rank; larger or distributed matrices return
 /// nothing (not checked).

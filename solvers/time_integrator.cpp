@@ -35,6 +35,8 @@ TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
       states_(model.initial_state),
       log_at_start_(read_petsc_log()) {
   MPI_Comm_rank(tableau.comm(), &rank_);
+  for (const fem::BlockInfo& b : model.registry.blocks())
+    has_multipliers_ = has_multipliers_ || b.kind == fem::UnknownKind::Multiplier;
 }
 
 fem::StepState TimeIntegrator::context(double t, double h) const {
@@ -44,8 +46,8 @@ fem::StepState TimeIntegrator::context(double t, double h) const {
 }
 
 void TimeIntegrator::predict(double t, double h, Vec u) const {
-  // Dynamic: constant velocity, Δx = h v_n and φ = h ω_n (exact for free flight without forces
-  // and for a free spherical body). Static: the last converged increment scaled to the new one
+  // Dynamic: constant velocity, Δx = h v_n and b = h ω_n (exact for free flight without
+  // forces). Static: the last converged increment scaled to the new one
   // (a secant predictor along the load path); zero for the first.
   const bool is_static = model_->analysis.type == fem::AnalysisType::Static;
   const double secant = is_static && last_increment_h_ > 0.0 ? h / last_increment_h_ : 0.0;
@@ -123,9 +125,7 @@ void TimeIntegrator::commit(fem::StepState s, Vec u) {
 }
 
 void TimeIntegrator::check_redundancy(Vec u) {
-  bool joints = false;
-  for (const fem::BlockInfo& b : model_->registry.blocks()) joints = joints || b.kind == fem::UnknownKind::Multiplier;
-  if (!joints) return;
+  if (!has_multipliers_) return;
   const fem::StepState s = context(0.0, model_->analysis.dt);
   predict(0.0, model_->analysis.dt, u);
   tableau_->assemble_jacobian(s, u, tableau_->jacobian());
@@ -155,22 +155,21 @@ void TimeIntegrator::relax_mechanism(Vec u) {
     tableau_->assemble_jacobian(context(0.0, h), u, tableau_->jacobian());
     check(MatGetDiagonal(tableau_->jacobian(), shift), "MatGetDiagonal");
     // Rows of each kind get at least 1 % of the kind's largest shift: a slender bar's tiny
-    // inertia about its axis must not let the step in that direction run away.
+    // inertia about its axis must not let the step in that direction run away. Other rows
+    // (relative coordinates, multipliers) get none.
     PetscScalar* a = nullptr;
     check(VecGetArray(shift, &a), "VecGetArray");
-    double floor_local[2] = {0.0, 0.0}, floor[2] = {0.0, 0.0};
-    for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
+    auto node_kind = [&](PetscInt i) {  // 0: displacement, 1: rotation, -1: not a node row
       const fem::UnknownKind kind = tableau_->row_kind(tableau_->first_owned() + i);
-      if (kind == fem::UnknownKind::Displacement || kind == fem::UnknownKind::Rotation) {
-        const int k = kind == fem::UnknownKind::Rotation ? 1 : 0;
-        floor_local[k] = std::max(floor_local[k], 1e-2 * std::abs(a[i]));
-      }
-    }
+      return kind == fem::UnknownKind::Displacement ? 0 : kind == fem::UnknownKind::Rotation ? 1 : -1;
+    };
+    double floor_local[2] = {0.0, 0.0}, floor[2] = {0.0, 0.0};
+    for (PetscInt i = 0; i < tableau_->n_owned(); ++i)
+      if (const int k = node_kind(i); k >= 0) floor_local[k] = std::max(floor_local[k], 1e-2 * std::abs(a[i]));
     MPI_Allreduce(floor_local, floor, 2, MPI_DOUBLE, MPI_MAX, tableau_->comm());
     for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
-      const fem::UnknownKind kind = tableau_->row_kind(tableau_->first_owned() + i);
-      const bool node_row = kind == fem::UnknownKind::Displacement || kind == fem::UnknownKind::Rotation;
-      a[i] = node_row ? std::max(std::abs(a[i]), floor[kind == fem::UnknownKind::Rotation ? 1 : 0]) : 0.0;
+      const int k = node_kind(i);
+      a[i] = k >= 0 ? std::max(std::abs(a[i]), floor[k]) : 0.0;
     }
     check(VecRestoreArray(shift, &a), "VecRestoreArray");
     fem::StepState s = context(0.0, 0.0);
@@ -197,9 +196,7 @@ void TimeIntegrator::relax_mechanism(Vec u) {
 void TimeIntegrator::solve_initial_equilibrium(Vec u) {
   // Raise the loads in increments of the load factor: start with all of it, halve on failure,
   // double again after two successes. Work and energy are not tallied: the run starts here.
-  bool joints = false;
-  for (const fem::BlockInfo& b : model_->registry.blocks()) joints = joints || b.kind == fem::UnknownKind::Multiplier;
-  if (joints) relax_mechanism(u);
+  if (has_multipliers_) relax_mechanism(u);
   const double min_increment = 1.0 / 4096;
   double lambda = 0.0, increment = 1.0;
   int successes = 0;

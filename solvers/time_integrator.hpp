@@ -96,6 +96,7 @@ class TimeIntegrator {
   RunStatistics stats_;
   LinearAlgebraLog log_at_start_;
   int rank_ = 0;
+  bool has_multipliers_ = false;  ///< the model has joints (multiplier unknowns)
 };
 
 }  // namespace catena::solvers

@@ -49,7 +49,7 @@ BeamSection test_section(double damping_time = 0.0, bool with_mass = true) {
   return s;
 }
 
-Mat3 rotation(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+using testing::rotation;
 
 /// Two frame nodes with non-trivial initial triads (so the section offsets C are not identity),
 /// a beam a→b, and optionally the same beam b→a.
@@ -303,22 +303,26 @@ struct Cantilever {
   std::vector<fem::NodeId> nodes;
   double L = 2.0;
   BeamSection section;
-  explicit Cantilever(int n) {
+  /// n elements along x; with `tip_eccentricity` e the tip node sits at y = e, joined to the
+  /// beam's end by a rigid offset.
+  explicit Cantilever(int n, double tip_eccentricity = 0.0) {
     section.EA = 1.0e4;
     section.GAy = 50.0;
     section.GAz = 40.0;
     section.GJ = 2.0;
     section.EIy = 2.5;
     section.EIz = 3.0;
+    const double e = tip_eccentricity;
     for (int k = 0; k <= n; ++k)
-      nodes.push_back(model.add_node(indexed("n", k), Vec3(L * k / n, 0, 0), fem::NodeKind::Frame));
+      nodes.push_back(model.add_node(indexed("n", k), Vec3(L * k / n, k == n ? e : 0.0, 0), fem::NodeKind::Frame));
     for (int c = 0; c < 3; ++c) {
       model.fix(nodes[0], c);
       model.fix_rotation(nodes[0], c);
     }
     for (int k = 0; k < n; ++k)
-      model.add_element<Beam>(indexed("e", k), model.nodes, model.initial_state, nodes[k], nodes[k + 1],
-                              section, Vec3(0, 1, 0), Vec3::Zero());
+      model.add_element<Beam>(indexed("e", k), model.nodes, model.initial_state, nodes[k], nodes[k + 1], section,
+                              Vec3(0, 1, 0), Vec3::Zero(),
+                              std::array<Vec3, 2>{Vec3::Zero(), k == n - 1 ? Vec3(0, -e, 0) : Vec3::Zero()});
   }
   /// Static solution under the model's loads, from the initial state.
   std::vector<fem::NodeState> solve() {
@@ -351,37 +355,17 @@ TEST(Beam, CantileverTipLoadGivesTimoshenkoDeflection) {
 TEST(Beam, LoadOnAnEccentricTipTwistsTheCantilever) {
   // The tip node sits e off the beam's axis, joined to its end by a rigid offset: a force along z
   // on the node bends the beam and twists it by P e L/GJ, which moves the node by that times e.
-  const int n = 10;
-  const double L = 2.0, e = 0.3, P = 1e-6;
-  fem::Model m;
-  BeamSection s;
-  s.EA = 1e4;
-  s.GAy = 50.0;
-  s.GAz = 40.0;
-  s.GJ = 2.0;
-  s.EIy = 2.5;
-  s.EIz = 3.0;
-  std::vector<fem::NodeId> nodes;
-  for (int k = 0; k <= n; ++k)
-    nodes.push_back(m.add_node(indexed("n", k), Vec3(L * k / n, k == n ? e : 0.0, 0), fem::NodeKind::Frame));
-  for (int c = 0; c < 3; ++c) {
-    m.fix(nodes[0], c);
-    m.fix_rotation(nodes[0], c);
-  }
-  for (int k = 0; k < n; ++k)
-    m.add_element<Beam>(indexed("e", k), m.nodes, m.initial_state, nodes[k], nodes[k + 1], s, Vec3(0, 1, 0),
-                        Vec3::Zero(), std::array<Vec3, 2>{Vec3::Zero(), k == n - 1 ? Vec3(0, -e, 0) : Vec3::Zero()});
-  m.add_element<NodalLoad>("P", m.nodes, nodes.back(), constant_load(0, 0, P));
-  TrialState st(m);
-  st.scheme = fem::TimeScheme::Static;
-  st.h = 1.0;
-  testing::newton(m, st, 1e-16);
-  const std::vector<fem::NodeState> end = testing::end_states(m, st);
-  const double w = end[nodes.back().index].position.z();
-  const double expected = P * L * L * L / (3 * s.EIy) + P * L / s.GAz + P * e * e * L / s.GJ;
+  const double e = 0.3, P = 1e-6;
+  Cantilever c(10, e);
+  c.model.add_element<NodalLoad>("P", c.model.nodes, c.nodes.back(), constant_load(0, 0, P));
+  const std::vector<fem::NodeState> end = c.solve();
+  const BeamSection& s = c.section;
+  const double w = end[c.nodes.back().index].position.z();
+  const double expected = P * c.L * c.L * c.L / (3 * s.EIy) + P * c.L / s.GAz + P * e * e * c.L / s.GJ;
   RecordProperty("relative_error", testing::sci(std::abs(w / expected - 1)));
   EXPECT_NEAR(w, expected, 1e-3 * expected);
-  EXPECT_NEAR(fem::rotation_vector(end[nodes.back().index].orientation).x(), P * e * L / s.GJ, 1e-3 * P * e * L / s.GJ);
+  const double twist = P * e * c.L / s.GJ;
+  EXPECT_NEAR(fem::rotation_vector(end[c.nodes.back().index].orientation).x(), twist, 1e-3 * twist);
 }
 
 TEST(Beam, CantileverTipMomentGivesRotationMLOverEI) {

@@ -25,7 +25,11 @@ using fem::Vec3;
 using testing::TrialState;
 constexpr double pi = std::numbers::pi;
 
-Mat3 rotation(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+using testing::rotation;
+
+/// The joint's axes and point (global, at t = 0) of every JointModel.
+const Mat3 joint_axes = rotation(0.6, Vec3(1, 2, -1));
+const Vec3 joint_point(0.3, -0.2, 0.5);
 
 Mat3 inertia() {
   Mat3 J;
@@ -49,8 +53,8 @@ struct JointModel {
   Joint* joint = nullptr;
   JointModel(std::string_view kind, bool ground, const Vec3& gravity = Vec3::Zero(), double turn = 0.0,
              JointDefinition* custom = nullptr) {
-    const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));  // joint axes, global, at t = 0
-    const Vec3 point(0.3, -0.2, 0.5);                  // joint point, global, at t = 0
+    const Mat3& axes = joint_axes;
+    const Vec3& point = joint_point;
     const Mat3 Ra = rotation(0.9, Vec3(-1, 0.5, 2)), Rb = rotation(-1.3, Vec3(2, 1, 0.3));
     const Vec3 xa = point + Vec3(-0.4, 0.1, 0.2), xb = point + Vec3(0.5, 0.3, -0.2);
     a = model.add_node("a", xa, fem::NodeKind::Frame);
@@ -126,6 +130,8 @@ template <class F>
 void run(fem::Model& m, TrialState& s, int steps, F check) {
   for (int k = 0; k < steps; ++k) {
     testing::predict(m, s);
+    // Absolute correction tolerance: the multipliers (forces of several N balancing inertia
+    // rows of 2m/h²) carry round-off near 1e-9; positions converge far below (see newton.cpp).
     testing::newton(m, s, 1e-8);
     testing::commit(m, s);
     check(s.committed);
@@ -140,8 +146,8 @@ struct Relative {
   Mat3 R;
 };
 Relative relative_motion(const JointModel& jm, const std::vector<fem::NodeState>& st) {
-  const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));
-  const Vec3 point(0.3, -0.2, 0.5);
+  const Mat3& axes = joint_axes;
+  const Vec3& point = joint_point;
   const auto& i = jm.model.initial_state;
   const Mat3 Ra0 = i[0].orientation.toRotationMatrix(), Rb0 = i[1].orientation.toRotationMatrix();
   const Mat3 Ra = st[0].orientation.toRotationMatrix(), Rb = st[1].orientation.toRotationMatrix();
@@ -281,7 +287,6 @@ TEST(Joint, DrivenHingeFollowsItsLawThroughSeveralTurns) {
   JointModel jm("revolute", true, Vec3(0, 0, -9.81), 0.0, &def);
   TrialState s(jm.model);
   s.h = 0.01;
-  const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));
   double worst = 0.0, previous = 0.0, worst_axis = 0.0;
   run(jm.model, s, 200, [&](const std::vector<fem::NodeState>& st) {
     const Relative r = relative_motion(jm, st);
@@ -294,7 +299,6 @@ TEST(Joint, DrivenHingeFollowsItsLawThroughSeveralTurns) {
     worst_axis = std::max(worst_axis, (r.R.col(2) - Vec3::UnitZ()).norm());
     EXPECT_NEAR(jm.joint->committed_coordinates()[5], 2 * t + 3 * t * t, 1e-10);
   });
-  static_cast<void>(axes);
   EXPECT_GT(previous, 5 * pi);
   EXPECT_LT(worst, 1e-10);
   EXPECT_LT(worst_axis, 1e-10);
@@ -310,13 +314,11 @@ TEST(Joint, FreeBodiesJoinedKeepEnergyAndMomenta) {
     s.committed[0].angular_velocity = Vec3(1.0, -2.0, 0.5);
     // B starts with a velocity compatible with the joint: the same rigid motion, plus a turn
     // about a free axis of the joint (z; x for the universal joint, whose twist is held).
-    const Mat3 axes = rotation(0.6, Vec3(1, 2, -1));
-    const Vec3 point(0.3, -0.2, 0.5);
-    const Vec3 spin = 1.5 * (axes * (kind == std::string_view("universal") ? Vec3::UnitX() : Vec3::UnitZ()));
+    const Vec3 spin = 1.5 * (joint_axes * (kind == std::string_view("universal") ? Vec3::UnitX() : Vec3::UnitZ()));
     s.committed[1].angular_velocity = s.committed[0].angular_velocity + spin;
     s.committed[1].velocity = s.committed[0].velocity +
                               s.committed[0].angular_velocity.cross(s.committed[1].position - s.committed[0].position) +
-                              spin.cross(s.committed[1].position - point);
+                              spin.cross(s.committed[1].position - joint_point);
     const fem::StateEnergy e0 = testing::model_energy(jm.model, s.committed);
     double de = 0.0, dp = 0.0, dl = 0.0;
     // The universal joint reaches its gimbal lock (the forks' axes aligned, β = −π/2) at 0.82 s.

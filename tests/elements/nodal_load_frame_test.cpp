@@ -22,12 +22,6 @@ std::array<fem::Expression, 3> time_dependent_load() {
   return {fem::Expression("F0*t", p), fem::Expression("-2 + sin(t)", p), fem::Expression("F0", p)};
 }
 
-/// The given fraction of the step's rotation for the rotation unknown b (Cayley: angle
-/// 2 atan(|b|/2) about b), written independently of fem/step_rotation.hpp.
-Mat3 step_turn(const Vec3& b, double fraction = 1.0) {
-  return Eigen::AngleAxisd(fraction * 2.0 * std::atan(0.5 * b.norm()), b.normalized()).toRotationMatrix();
-}
-
 struct LoadModel {
   fem::Model model;
   fem::NodeId node;
@@ -93,7 +87,7 @@ TEST(NodalLoad, FollowerForceTurnsWithTheNodeAtMidStep) {
   const Mat3 Rn = lm.model.initial_state[0].orientation.toRotationMatrix();
   const Vec3 g = 0.5 * (lm.load->value(0.7) + lm.load->value(0.9));
   EXPECT_LT((g - 1.5 * Vec3(4 * 0.8, -2 + 0.5 * (std::sin(0.7) + std::sin(0.9)), 4)).norm(), 1e-14);
-  const Vec3 f = step_turn(phi, 0.5) * Rn * g;
+  const Vec3 f = testing::cayley_turn(phi, 0.5) * Rn * g;
   EXPECT_LT((l.r.head<3>() + f).norm(), 1e-13 * f.norm());
   EXPECT_LT(l.r.tail<3>().norm(), 1e-300);  // a force: nothing on the moment rows
   EXPECT_NEAR(l.work, f.dot(dx), 1e-13 * f.norm());
@@ -105,7 +99,7 @@ TEST(NodalLoad, FollowerMomentStaticUsesEndAxesAndLoadFactor) {
   const Vec3 dx(0.1, -0.2, 0.05), phi(-1.1, 0.3, 0.6);
   const LoadOnStep l = load_on_step(lm, fem::TimeScheme::Static, dx, phi, s);
   const Mat3 Rn = lm.model.initial_state[0].orientation.toRotationMatrix();
-  const Vec3 mom = step_turn(phi) * Rn * (0.8 * lm.load->value(0.9));
+  const Vec3 mom = testing::cayley_turn(phi) * Rn * (0.8 * lm.load->value(0.9));
   EXPECT_LT(l.r.head<3>().norm(), 1e-300);
   EXPECT_LT((l.r.tail<3>() + mom).norm(), 1e-13 * mom.norm());
   EXPECT_NEAR(l.work, mom.dot(phi), 1e-13 * mom.norm());

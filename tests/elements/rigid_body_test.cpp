@@ -80,8 +80,7 @@ TEST(RigidBody, StaticResidualIsTheWeightAndItsMoment) {
   testing::set_block(s, bm.model.nodes[0].rotation, phi);
   const Eigen::VectorXd r = testing::element_residual(bm.model, *bm.body, s);
   const Vec3 w = 0.5 * 2.5 * g;
-  // The step turns the body by 2 atan(|b|/2) about b (Cayley, fem/step_rotation.hpp).
-  const Vec3 a1 = Eigen::AngleAxisd(2.0 * std::atan(0.5 * phi.norm()), phi.normalized()) * (R0 * c);
+  const Vec3 a1 = testing::cayley_turn(phi) * (R0 * c);
   EXPECT_LT((r.head<3>() + w).norm(), 1e-14);
   EXPECT_LT((r.tail<3>() + a1.cross(w)).norm(), 1e-13);
 }

@@ -123,39 +123,6 @@ inline fem::StepWork model_step_work(const fem::Model& m, const TrialState& s) {
   return w;
 }
 
-/// Central differences of the element residual against its Jacobian; each entry's error is
-/// relative to the largest Jacobian entry of its row (stricter than the whole-matrix scale of
-/// compare_with_central_differences when rows of very different size are mixed).
-inline TangentCheck compare_rowwise(const fem::Model& m, const fem::Element& e, TrialState s, double h = 1e-6) {
-  const Eigen::MatrixXd J = element_jacobian(m, e, s);
-  Eigen::MatrixXd fd(J.rows(), J.cols());
-  for (std::size_t c = 0; c < s.trial.size(); ++c) {
-    const double u = s.trial[c];
-    const double step = h * std::max(1.0, std::abs(u));
-    s.trial[c] = u + step;
-    const Eigen::VectorXd rp = element_residual(m, e, s);
-    s.trial[c] = u - step;
-    const Eigen::VectorXd rm = element_residual(m, e, s);
-    s.trial[c] = u;
-    fd.col(static_cast<Eigen::Index>(c)) = (rp - rm) / (2 * step);
-  }
-  TangentCheck out;
-  for (Eigen::Index r = 0; r < J.rows(); ++r) {
-    const double scale = std::max(J.row(r).cwiseAbs().maxCoeff(), 1e-300);
-    for (Eigen::Index c = 0; c < J.cols(); ++c) {
-      const double err = std::abs(fd(r, c) - J(r, c)) / scale;
-      if (err > out.max_relative_error) {
-        out.max_relative_error = err;
-        std::ostringstream w;
-        w << "row " << r << ", column " << c << ": analytic " << J(r, c) << ", central difference " << fd(r, c)
-          << " (row scale " << scale << ")";
-        out.worst = w.str();
-      }
-    }
-  }
-  return out;
-}
-
 /// A measured number for RecordProperty ("1.23e-11").
 inline std::string sci(double x) {
   std::ostringstream o;

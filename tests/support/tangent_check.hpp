@@ -49,13 +49,9 @@ struct TangentCheck {
   std::string worst;  ///< "row node 'b' force x, column 3: analytic .., central difference .."
 };
 
-/// Central differences of the residual, step `h` (scaled by max(1, |u|)), against the analytic
-/// Jacobian; the error of each entry is relative to the largest Jacobian entry.
-inline TangentCheck compare_with_central_differences(const fem::Model& m, const fem::Element& e,
-                                                     TrialState s, double h = 1e-6) {
-  const Eigen::MatrixXd J = element_jacobian(m, e, s);
-  const double scale = std::max(J.cwiseAbs().maxCoeff(), 1e-300);
-  TangentCheck out;
+/// The Jacobian by central differences of the residual, step `h` scaled by max(1, |u|).
+inline Eigen::MatrixXd central_differences(const fem::Model& m, const fem::Element& e, TrialState s, double h) {
+  Eigen::MatrixXd fd;
   for (std::size_t c = 0; c < s.trial.size(); ++c) {
     const double u = s.trial[c];
     const double step = h * std::max(1.0, std::abs(u));
@@ -64,19 +60,55 @@ inline TangentCheck compare_with_central_differences(const fem::Model& m, const 
     s.trial[c] = u - step;
     const Eigen::VectorXd rm = element_residual(m, e, s);
     s.trial[c] = u;
-    const Eigen::VectorXd fd = (rp - rm) / (2 * step);
-    for (Eigen::Index r = 0; r < fd.size(); ++r) {
-      const double err = std::abs(fd[r] - J(r, static_cast<Eigen::Index>(c))) / scale;
+    if (fd.size() == 0) fd.resize(rp.size(), static_cast<Eigen::Index>(s.trial.size()));
+    fd.col(static_cast<Eigen::Index>(c)) = (rp - rm) / (2 * step);
+  }
+  return fd;
+}
+
+/// Central differences against the analytic Jacobian. Each entry's error is relative to the
+/// largest Jacobian entry of the whole matrix, or, `rowwise`, of its own row (stricter when rows
+/// of very different size are mixed, as inertia, stiffness and kinematic rows are).
+inline TangentCheck compare_jacobians(const fem::Model& m, const fem::Element& e, const TrialState& s, double h,
+                                      bool rowwise) {
+  const Eigen::MatrixXd J = element_jacobian(m, e, s);
+  const Eigen::MatrixXd fd = central_differences(m, e, s, h);
+  const double whole = std::max(J.cwiseAbs().maxCoeff(), 1e-300);
+  TangentCheck out;
+  for (Eigen::Index r = 0; r < J.rows(); ++r) {
+    const double scale = rowwise ? std::max(J.row(r).cwiseAbs().maxCoeff(), 1e-300) : whole;
+    for (Eigen::Index c = 0; c < J.cols(); ++c) {
+      const double err = std::abs(fd(r, c) - J(r, c)) / scale;
       if (err > out.max_relative_error) {
         out.max_relative_error = err;
         std::ostringstream w;
-        w << "row " << r << ", column " << c << ": analytic " << J(r, static_cast<Eigen::Index>(c))
-          << ", central difference " << fd[r];
+        w << "row " << r << ", column " << c << ": analytic " << J(r, c) << ", central difference " << fd(r, c)
+          << " (scale " << scale << ")";
         out.worst = w.str();
       }
     }
   }
   return out;
+}
+
+inline TangentCheck compare_with_central_differences(const fem::Model& m, const fem::Element& e,
+                                                     const TrialState& s, double h = 1e-6) {
+  return compare_jacobians(m, e, s, h, false);
+}
+inline TangentCheck compare_rowwise(const fem::Model& m, const fem::Element& e, const TrialState& s,
+                                    double h = 1e-6) {
+  return compare_jacobians(m, e, s, h, true);
+}
+
+/// The given fraction of a step's rotation for its Cayley vector b (angle 2 atan(|b|/2) about
+/// b), written independently of fem/step_rotation.hpp.
+inline fem::Mat3 cayley_turn(const fem::Vec3& b, double fraction = 1.0) {
+  return Eigen::AngleAxisd(fraction * 2.0 * std::atan(0.5 * b.norm()), b.normalized()).toRotationMatrix();
+}
+
+/// The rotation by `angle` about `axis` (not necessarily unit).
+inline fem::Mat3 rotation(double angle, const fem::Vec3& axis) {
+  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
 }
 
 inline fem::Mat3 random_rotation(std::mt19937& rng, double max_angle) {
