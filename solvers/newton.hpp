@@ -53,7 +53,7 @@ class Newton {
   NewtonReport solve(const fem::StepState& context, Vec u);
   /// Adds `shift` (one value per row; null: none) to the Jacobian's diagonal from now on. The
   /// residual, hence the solution, is unchanged: only the path to it (see
-  /// TimeIntegrator::solve_initial_equilibrium).
+  /// TimeIntegrator::solve_equilibrium).
   void set_jacobian_shift(Vec shift) { shift_ = shift; }
   [[nodiscard]] const NewtonCounters& counters() const { return counters_; }
 

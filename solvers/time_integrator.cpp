@@ -193,17 +193,18 @@ void TimeIntegrator::relax_mechanism(Vec u) {
   }
 }
 
-void TimeIntegrator::solve_initial_equilibrium(Vec u) {
+void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
   // Raise the loads in increments of the load factor: start with all of it, halve on failure,
   // double again after two successes. Work and energy are not tallied: the run starts here.
-  if (has_multipliers_) relax_mechanism(u);
-  const double min_increment = 1.0 / 4096;
-  double lambda = 0.0, increment = 1.0;
+  if (has_multipliers_ && from == 0.0) relax_mechanism(u);
+  const double span = to - from;
+  const double min_increment = span / 4096;
+  double lambda = from, increment = span;
   int successes = 0;
-  while (lambda < 1.0) {
+  while (lambda < to) {
     fem::StepState s = context(0.0, 0.0);
     s.scheme = fem::TimeScheme::Static;
-    s.load_factor = std::min(1.0, lambda + increment);
+    s.load_factor = std::min(to, lambda + increment);
     predict(0.0, 0.0, u);  // no node increments; the joints' last multipliers
     const NewtonReport rep = newton_.solve(s, u);
     stats_.newton_iterations += rep.iterations;
@@ -226,7 +227,7 @@ void TimeIntegrator::solve_initial_equilibrium(Vec u) {
     lambda = s.load_factor;
     ++stats_.equilibrium_increments;
     if (++successes >= 2) {
-      increment = std::min(1.0, 2.0 * increment);
+      increment = std::min(span, 2.0 * increment);
       successes = 0;
     }
   }
@@ -289,7 +290,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
 
   double t = 0.0;
   check_redundancy(u);
-  if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) solve_initial_equilibrium(u);
+  if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) solve_equilibrium(u, 0.0, 1.0);
   const EnergyRecord e0 = energy(0.0);
   auto emit = [&](long step, const EnergyRecord& e) {
     if (rank_ == 0) observer.on_frame(Frame{t, step, model_, states_, e});

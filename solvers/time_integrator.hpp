@@ -65,21 +65,27 @@ class TimeIntegrator {
 
   [[nodiscard]] const RunStatistics& statistics() const { return stats_; }
   [[nodiscard]] std::span<const fem::NodeState> states() const { return states_; }
+  [[nodiscard]] std::span<fem::NodeState> states() { return states_; }
+
+  /// Static equilibrium at t = 0 under the loads times `to`, raised from `from` (the factor of
+  /// the current state) in adaptive increments; moves the states there, keeps their velocities.
+  /// Throws SolverFailure when an increment cannot be halved further.
+  void solve_equilibrium(Vec u, double from, double to);
+  /// The committed state as a static linearization point in `u`: node increments zero, the
+  /// elements' own unknowns (joints' relative coordinates and multipliers) at their last values.
+  void linearization_point(Vec u) const { predict(0.0, 0.0, u); }
+  /// Models with joints: refuses redundant constraints at t = 0, naming the undetermined
+  /// unknowns (solvers/redundancy.hpp).
+  void check_redundancy(Vec u);
 
  private:
   [[nodiscard]] fem::StepState context(double t, double h) const;
   void predict(double t, double h, Vec u) const;
   void commit(double t, double h, Vec u);
   void commit(fem::StepState s, Vec u);
-  /// Static equilibrium at t = 0 with the loads raised from 0 to 1 (AnalysisSettings::
-  /// initial_equilibrium); moves the states there, keeps their velocities.
-  void solve_initial_equilibrium(Vec u);
   /// Models with joints: brings a mechanism near its static equilibrium with its multipliers
   /// established, before the exact static solve (time_integrator.cpp).
   void relax_mechanism(Vec u);
-  /// Models with joints: refuses redundant constraints at t = 0, naming the undetermined
-  /// unknowns (solvers/redundancy.hpp).
-  void check_redundancy(Vec u);
   [[nodiscard]] EnergyRecord energy(double t) const;
   void collect_factorization_counts();
 
