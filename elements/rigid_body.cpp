@@ -50,4 +50,11 @@ void RigidBody::add_energy(std::span<const fem::NodeState> states, fem::StateEne
                            centre_velocity(n));
 }
 
+void RigidBody::cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const {
+  const fem::NodeState& n = states[node_.index];
+  out.set("mass", body_.mass);
+  out.set_vector("centre_of_mass", n.position + n.orientation * body_.offset);
+  out.set_vector("centre_velocity", centre_velocity(n));
+}
+
 }  // namespace catena::elements

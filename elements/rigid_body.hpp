@@ -42,6 +42,10 @@ class RigidBody final : public fem::Element {
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void commit(const fem::StepState& s) override;
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  /// Output: a vertex on the body's node (which carries its orientation and velocity as point
+  /// data) with the fields mass and the vectors centre_of_mass, centre_velocity (global).
+  std::span<const NodeId> cell_nodes() const override { return {&node_, 1}; }
+  void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
 
   [[nodiscard]] NodeId node() const { return node_; }
   [[nodiscard]] const RigidBodyProperties& properties() const { return body_; }

@@ -14,6 +14,7 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdio>
@@ -88,6 +89,8 @@ struct VtkWriter::Impl {
   vtkNew<vtkDoubleArray> orientation;
   std::array<vtkNew<vtkDoubleArray>, 3> directors;
   vtkNew<vtkDoubleArray> angular_velocity;
+  vtkNew<vtkDoubleArray> section_radius;
+  vtkNew<vtkIntArray> frame_node;
   vtkNew<vtkDoubleArray> time;
   std::vector<CellField> cell_fields;
   /// Elements that own a cell, with its id (element cells come first, in element order).
@@ -104,6 +107,7 @@ struct VtkWriter::Impl {
   std::vector<PvdEntry> entries;
 
   void build_topology();
+  void build_constant_point_arrays();
   vtkDoubleArray& cell_field(std::string_view name, int components);
   void write(const solvers::Frame& frame);
 };
@@ -191,6 +195,8 @@ void VtkWriter::Impl::build_topology() {
     angular_velocity->SetTuple3(p.point, 0, 0, 0);
   }
 
+  build_constant_point_arrays();
+
   time->SetName("TIME");
   time->SetNumberOfComponents(1);
   time->SetNumberOfTuples(1);
@@ -202,6 +208,59 @@ void VtkWriter::Impl::build_topology() {
   writer->EncodeAppendedDataOff();  // raw binary
   writer->SetCompressorTypeToZLib();
   writer->SetHeaderTypeToUInt64();  // arrays over 4 GiB in large models
+}
+
+namespace {
+
+/// Keeps the value one element sets for one scalar field in `cell_values`.
+class ScalarCapture final : public fem::CellValueSink {
+ public:
+  explicit ScalarCapture(std::string_view field) : field_(field) {}
+  void set(std::string_view field, double value) override {
+    if (field == field_) value_ = value;
+  }
+  [[nodiscard]] double value() const { return value_; }
+
+ private:
+  std::string_view field_;
+  double value_ = 0.0;
+};
+
+}  // namespace
+
+void VtkWriter::Impl::build_constant_point_arrays() {
+  const vtkIdType n_points = points->GetNumberOfPoints();
+  // ParaView's Tube filter varies its radius by a point scalar only, so each node gets the
+  // largest `radius` cell value of the elements whose cell passes through it (a beam node shared
+  // by a thick and a thin beam is drawn with the thick one); nodes of no such element get 0.
+  // Section radii do not change in time, so this is computed once from the initial state.
+  section_radius->SetName("section_radius");
+  section_radius->SetNumberOfComponents(1);
+  section_radius->SetNumberOfTuples(n_points);
+  section_radius->FillComponent(0, 0.0);
+  for (const auto& element : model.elements) {
+    ScalarCapture radius("radius");
+    element->cell_values(model.initial_state, radius);
+    if (!(radius.value() > 0.0)) continue;
+    for (const fem::NodeId n : element->cell_nodes()) {
+      const auto id = static_cast<vtkIdType>(n.index);
+      section_radius->SetValue(id, std::max(section_radius->GetValue(id), radius.value()));
+    }
+  }
+  grid->GetPointData()->AddArray(section_radius);
+
+  // 1 where the point is a frame node (its orientation and directors are the node's triad), 0
+  // for point nodes and element points (identity written): lets a renderer draw triads only
+  // where they mean something.
+  frame_node->SetName("frame_node");
+  frame_node->SetNumberOfComponents(1);
+  frame_node->SetNumberOfTuples(n_points);
+  for (vtkIdType i = 0; i < n_points; ++i) {
+    const bool is_frame = i < static_cast<vtkIdType>(model.nodes.size()) &&
+                          model.nodes[static_cast<std::size_t>(i)].kind == fem::NodeKind::Frame;
+    frame_node->SetValue(i, is_frame ? 1 : 0);
+  }
+  grid->GetPointData()->AddArray(frame_node);
 }
 
 vtkDoubleArray& VtkWriter::Impl::cell_field(std::string_view name, int components) {

@@ -17,10 +17,20 @@
 ///               each: the columns of R, the node's axes in global components, for ParaView's
 ///               Glyph filter) and `angular_velocity` (3 components, global) [rad/s]; point nodes
 ///               and element points, which have no orientation, write the identity (1, 0, 0, 0),
-///               the global axes and zero
+///               the global axes and zero; `frame_node` (int: 1 for frame nodes, whose triad the
+///               directors are, 0 elsewhere); `section_radius` [m] (constant in time: for ParaView's
+///               Tube filter, "vary radius by absolute scalar", which takes a point scalar only;
+///               each node gets the largest `radius` cell value of the elements through it, 0 if
+///               none: a beam node its beam's radius, which for a rectangle is half the larger side,
+///               io/model_reader.cpp, so the tube encloses the section's width in every view)
 ///   cell data   one double array per field any element sets in `cell_values`: 1 component
 ///               (`axial_force` [N], ...) or 3 for vectors (`reaction_force_vector` [N], global);
-///               NaN where a cell does not set it (node vertex cells always)
+///               NaN where a cell does not set it (node vertex cells always). Beams: section
+///               forces and `radius`; rigid bodies (a vertex on their node): `mass`,
+///               `centre_of_mass`, `centre_velocity`; joints (a vertex on their point): reactions
+///               and relative coordinates (elements/joint.hpp)
+///   MPI         rank 0 receives every node state (solvers::Frame) and writes the whole grid,
+///               so a run on N ranks writes the same single-piece files as one rank
 ///   field data  `TIME` (1 value) [s]
 /// The topology is built once at construction; each frame updates coordinates and arrays only.
 /// VTK headers stay in vtk_writer.cpp (pimpl).
