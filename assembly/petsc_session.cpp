@@ -2,15 +2,18 @@
 
 #include "assembly/petsc_handle.hpp"
 
+#include <slepcsys.h>
+
 namespace catena::assembly {
 
 PetscSession::PetscSession(int& argc, char**& argv) {
-  check(PetscInitialize(&argc, &argv, nullptr, nullptr), "PetscInitialize");
+  // SLEPc (eigen-analysis) initializes PETSc and registers its own solvers on top.
+  check(SlepcInitialize(&argc, &argv, nullptr, nullptr), "SlepcInitialize");
   // Event logging gives the factorization counts and times reported in summary.json.
   check(PetscLogDefaultBegin(), "PetscLogDefaultBegin");
 }
 
-PetscSession::~PetscSession() { PetscFinalize(); }
+PetscSession::~PetscSession() { SlepcFinalize(); }
 
 int PetscSession::rank() {
   int r = 0;

@@ -212,6 +212,19 @@ void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
   finish();
 }
 
+void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M, Mat D) {
+  check(MatZeroEntries(M), "MatZeroEntries");
+  check(MatZeroEntries(D), "MatZeroEntries");
+  PetscJacobianSink mass(M, global_map_), damping(D, global_map_);
+  const fem::StepState s = local_view(context, x);
+  for (const std::size_t e : local_elements_) model_->elements[e]->stamp_rates(s, mass, damping);
+  restore_view(x);
+  for (Mat A : {M, D}) {
+    check(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+    check(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  }
+}
+
 void Tableau::gather_all(Vec x, std::vector<double>& out) {
   out.resize(static_cast<std::size_t>(n_global_));
   const PetscScalar* a = nullptr;

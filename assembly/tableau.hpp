@@ -38,6 +38,9 @@ class Tableau {
   void assemble_residual(const fem::StepState& context, Vec x, Vec f);
   /// ∂f/∂x into J (J has this tableau's pattern).
   void assemble_jacobian(const fem::StepState& context, Vec x, Mat J);
+  /// Linearized analyses: the elements' `stamp_rates` at the static state `context` (trial x)
+  /// into M (accelerations) and D (rates); both have this tableau's pattern.
+  void assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M, Mat D);
   /// Copies a distributed vector onto every rank, in global numbering.
   void gather_all(Vec x, std::vector<double>& out);
 

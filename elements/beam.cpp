@@ -202,6 +202,30 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
     const inertia::BodyStart b = inertia::body_start(s.at_start(nodes_[k]), s.h, m, J_node, Vec3::Zero(), gravity_);
     inertia::stamp_body(s, nodes_[k], b, r, j);
   }
+
+  // Consistent part of the translational mass: c [−1 1; 1 −1] times (2/h²)(Δx − h v_n).
+  const double c = coupling_mass();
+  if (c == 0.0 || s.scheme == fem::TimeScheme::Static) return;
+  const double k = fem::inertia_coefficient(s.h);
+  const Vec3 w = (s.increment(nodes_[1]) - s.h * s.at_start(nodes_[1]).velocity) -
+                 (s.increment(nodes_[0]) - s.h * s.at_start(nodes_[0]).velocity);
+  r.add<3>(displacement_[0], Vec3(c * k * w));
+  r.add<3>(displacement_[1], Vec3(-c * k * w));
+  const Mat3 d = c * k * Mat3::Identity();
+  j.add<3, 3>(displacement_[0], displacement_[0], Mat3(-d));
+  j.add<3, 3>(displacement_[0], displacement_[1], d);
+  j.add<3, 3>(displacement_[1], displacement_[0], d);
+  j.add<3, 3>(displacement_[1], displacement_[1], Mat3(-d));
+}
+
+void Beam::stamp_rates(const fem::StepState&, fem::JacobianSink& mass, fem::JacobianSink&) const {
+  const double c = coupling_mass();
+  if (c == 0.0) return;
+  const Mat3 d = c * Mat3::Identity();
+  mass.add<3, 3>(displacement_[0], displacement_[0], Mat3(-d));
+  mass.add<3, 3>(displacement_[0], displacement_[1], d);
+  mass.add<3, 3>(displacement_[1], displacement_[0], d);
+  mass.add<3, 3>(displacement_[1], displacement_[1], Mat3(-d));
 }
 
 Strains Beam::strains(std::span<const fem::NodeState> states) const {
@@ -223,6 +247,18 @@ void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& 
     const fem::NodeState& n = states[nodes_[k].index];
     inertia::add_body_energy(n, m, J_node, Vec3::Zero(), gravity_, reference_position_[k], e, n.velocity);
   }
+  if (const double c = coupling_mass(); c != 0.0) {
+    const fem::NodeState &a = states[nodes_[0].index], &b = states[nodes_[1].index];
+    const Vec3 dv = a.velocity - b.velocity;
+    e.kinetic -= 0.5 * c * dv.squaredNorm();
+    e.angular_momentum -= c * (a.position - b.position).cross(dv);
+  }
+}
+
+void Beam::inertia_lumps(fem::InertiaSink& out) const {
+  const double m = 0.5 * section_.rhoA * L_;
+  const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
+  for (int k = 0; k < 2; ++k) out.add({nodes_[k], m, Vec3::Zero(), Mat3(offset_[k] * J_section * offset_[k].transpose())});
 }
 
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {

@@ -36,7 +36,12 @@
 /// adds Gᵀ (η K) Δε/h, which dissipates exactly Δεᵀ η K Δε / h ≥ 0 per step.
 /// Static: f = B_uᵀ K ε_{n+1}.
 /// Mass: lumped, ρA L/2 and the rotary inertia (L/2) diag(ρJ, ρI_y, ρI_z) in section axes at
-/// each node, integrated as in RigidBody (energy–momentum); gravity on the lumped masses.
+/// each node, integrated as in RigidBody (energy–momentum); gravity on the lumped masses. A
+/// consistent part α (M_c − M_l) = α ρA L/6 [−1 1; 1 −1] ⊗ I may be added to the translations
+/// (BeamSection::mass_coupling): constant, with zero row sums, so it changes neither the weight nor
+/// the linear momentum, adds −(αρA L/12)|v_a − v_b|² to the kinetic energy and
+/// −(αρA L/6)(x_a − x_b) × (v_a − v_b) to the angular momentum, and the time element conserves
+/// both as it does for the lumped part (a constant mass matrix with isotropic node blocks).
 /// Jacobians: exact, by nested forward automatic differentiation (elements/dual.hpp).
 #include "fem/element.hpp"
 
@@ -60,6 +65,10 @@ struct BeamSection {
   double rhoIy = 0.0; ///< mass moment about local y per length [kg m]
   double rhoIz = 0.0; ///< mass moment about local z per length [kg m]
   double damping_time = 0.0;  ///< Kelvin–Voigt retardation time η [s]: stresses K (ε + η ε̇)
+  /// Translational mass M = M_lumped + α (M_consistent − M_lumped), α = mass_coupling: 0 lumped,
+  /// ½ mixed (the most accurate frequencies: its error is a fifth of the lumped one for the third
+  /// cantilever mode), 1 consistent (ρA L/6 [2 1; 1 2] for linear interpolation).
+  double mass_coupling = 0.0;
   double radius = 0.0;        ///< for output only (ParaView tubes) [m]
 };
 
@@ -85,6 +94,10 @@ class Beam final : public fem::Element {
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
+  /// The lumped masses: ρA L/2 and the rotary inertia at each node.
+  void inertia_lumps(fem::InertiaSink& out) const override;
+  /// The consistent part of the translational mass (mass_coupling), which lumps cannot carry.
+  void stamp_rates(const fem::StepState& s, fem::JacobianSink& mass, fem::JacobianSink& damping) const override;
   std::span<const NodeId> cell_nodes() const override { return nodes_; }
   /// Fields: axial_force, shear_force_y, shear_force_z, torque, bending_moment_y,
   /// bending_moment_z (SectionForces), radius.
@@ -96,6 +109,8 @@ class Beam final : public fem::Element {
   [[nodiscard]] SectionForces section_forces(std::span<const fem::NodeState> states) const;
   [[nodiscard]] double length() const { return L_; }
   [[nodiscard]] const BeamSection& section() const { return section_; }
+  /// α ρA L / 6: the coupling entry of the consistent part of the translational mass.
+  [[nodiscard]] double coupling_mass() const { return section_.mass_coupling * section_.rhoA * L_ / 6.0; }
 
  private:
   std::array<NodeId, 2> nodes_;

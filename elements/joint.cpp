@@ -403,6 +403,17 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   j.add<6, 6>(reaction_, reaction_, dc_dl);
 }
 
+void Joint::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::JacobianSink& damping) const {
+  // The constitutive row λ + k (e − e_rest) + c ė − f = 0 of a free or sprung component.
+  if (!active_in_step(s)) return;
+  Eigen::Matrix<double, 6, 6> c = Eigen::Matrix<double, 6, 6>::Zero();
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (law.kind == JointLawKind::Free || law.kind == JointLawKind::Spring) c(k, k) = law.damping;
+  }
+  if (!c.isZero()) damping.add<6, 6>(reaction_, relative_, c);
+}
+
 void Joint::release_out_of_plane(const Vec3& normal) {
   const Vec3 n = axes0_.transpose() * normal.normalized();
   int k = 0;
@@ -453,6 +464,21 @@ void Joint::commit(const fem::StepState& s) {
       two_frame::along_step(configuration_of(frames_, s.committed), step_unknowns(frames_, s), Instant::End);
   relative_rotation_ = relative_rotation(kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()), end);
   active_now_ = active_in_step(s);
+}
+
+void Joint::save_history(std::vector<double>& out) const {
+  for (const auto* v : {&e_, &lambda_, &e_rate_}) out.insert(out.end(), v->data(), v->data() + 6);
+  out.push_back(active_now_ ? 1.0 : 0.0);
+  out.insert(out.end(), relative_rotation_.data(), relative_rotation_.data() + 9);
+}
+
+void Joint::restore_history(std::span<const double>& in) {
+  const std::span<const double> h = fem::take_history(in, 28, *this);
+  e_ = Eigen::Map<const Vec6>(h.data());
+  lambda_ = Eigen::Map<const Vec6>(h.data() + 6);
+  e_rate_ = Eigen::Map<const Vec6>(h.data() + 12);
+  active_now_ = h[18] != 0.0;
+  relative_rotation_ = Eigen::Map<const Mat3>(h.data() + 19);
 }
 
 void Joint::predict(const fem::StepState& s, fem::PredictionSink& out) const {

@@ -91,7 +91,12 @@ class Joint final : public fem::Element {
   std::string_view kind() const override { return "joint"; }
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
+  /// Damping of the linearized problem: c on the law rows of active free/spring components.
+  void stamp_rates(const fem::StepState& s, fem::JacobianSink& mass, fem::JacobianSink& damping) const override;
   void commit(const fem::StepState& s) override;
+  /// History: e, λ, the rate of e, whether active, J_aᵀ J_b (28 values).
+  void save_history(std::vector<double>& out) const override;
+  void restore_history(std::span<const double>& in) override;
   void predict(const fem::StepState& s, fem::PredictionSink& out) const override;
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;

@@ -16,6 +16,7 @@ class PointMass final : public fem::Element {
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  void inertia_lumps(fem::InertiaSink& out) const override { out.add({node_, m_, fem::Vec3::Zero(), fem::Mat3::Zero()}); }
   [[nodiscard]] fem::NodeId node() const { return node_; }
   [[nodiscard]] double mass() const { return m_; }
 

@@ -41,7 +41,11 @@ class RigidBody final : public fem::Element {
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void commit(const fem::StepState& s) override;
+  /// History: the centre velocity (a flag, then 3 values).
+  void save_history(std::vector<double>& out) const override;
+  void restore_history(std::span<const double>& in) override;
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  void inertia_lumps(fem::InertiaSink& out) const override { out.add({node_, body_.mass, body_.offset, body_.inertia}); }
   /// Output: a vertex on the body's node (which carries its orientation and velocity as point
   /// data) with the fields mass and the vectors centre_of_mass, centre_velocity (global).
   std::span<const NodeId> cell_nodes() const override { return {&node_, 1}; }

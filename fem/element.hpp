@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace catena::fem {
 
@@ -48,6 +49,22 @@ class PredictionSink {
   void set(BlockId block, const Eigen::Matrix<double, N, 1>& v) { set(block, v.data(), N); }
 };
 
+/// A rigid lump of inertia carried by a node: its mass, its centre's offset from the node and its
+/// inertia tensor about the centre, both in the node's axes (so the lump turns with the node).
+/// Linearized analyses (solvers/linearization.hpp) build mass and gyroscopic matrices from lumps.
+struct InertiaLump {
+  NodeId node;
+  double mass = 0.0;             ///< [kg]
+  Vec3 offset = Vec3::Zero();    ///< centre of mass from the node, node axes [m]
+  Mat3 inertia = Mat3::Zero();   ///< about the centre, node axes [kg m²]
+};
+
+class InertiaSink {
+ public:
+  virtual ~InertiaSink() = default;
+  virtual void add(const InertiaLump& lump) = 0;
+};
+
 class Element {
  public:
   explicit Element(std::string name) : name_(std::move(name)) {}
@@ -66,8 +83,21 @@ class Element {
   /// derivative with respect to the trial unknowns.
   virtual void stamp(const StepState& s, ResidualSink& r, JacobianSink& j) const = 0;
 
+  /// Linearized (continuous-time) analyses about the static state `s` (zero node increments):
+  /// the derivatives of the element's residual with respect to the accelerations (`mass`) and the
+  /// rates (`damping`: dampers, gyroscopic terms) of its unknowns. The stiffness is the static
+  /// stamp's Jacobian. Most elements have neither; inertia comes from `inertia_lumps`.
+  virtual void stamp_rates(const StepState&, JacobianSink& /*mass*/, JacobianSink& /*damping*/) const {}
+  /// The element's inertia as rigid lumps on its nodes (none for massless elements).
+  virtual void inertia_lumps(InertiaSink&) const {}
+
   /// After convergence of a time element: update internal history. Most elements have none.
   virtual void commit(const StepState&) {}
+  /// Checkpoints: appends the history `commit` keeps (values read back bit for bit) to `out`.
+  virtual void save_history(std::vector<double>& /*out*/) const {}
+  /// Restores what `save_history` wrote, consuming it from the front of `in`. Throws
+  /// std::invalid_argument when `in` is too short.
+  virtual void restore_history(std::span<const double>& /*in*/) {}
 
   /// Starting values of the element's own unknowns for the step [t_n, t_n + h] (node unknowns are
   /// the integrator's). Unset unknowns start at zero.
@@ -88,5 +118,16 @@ class Element {
  private:
   std::string name_;
 };
+
+/// The next `n` values of a checkpointed history, consumed from `in` (Element::restore_history).
+/// Throws std::invalid_argument naming `element` when fewer remain.
+inline std::span<const double> take_history(std::span<const double>& in, std::size_t n, const Element& element) {
+  if (in.size() < n)
+    throw std::invalid_argument("element '" + element.name() + "': the saved history has " + std::to_string(in.size()) +
+                                " values, the element reads " + std::to_string(n));
+  const std::span<const double> taken = in.first(n);
+  in = in.subspan(n);
+  return taken;
+}
 
 }  // namespace catena::fem

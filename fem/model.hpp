@@ -18,7 +18,26 @@ namespace catena::fem {
 /// `Dynamic`: time elements from 0 to t_end. `Static`: equilibrium without inertia at a sequence
 /// of load levels; t runs from 0 to t_end as the load parameter (loads are functions of t), with
 /// increments that start at dt, are halved on Newton failure and grow back after successes.
-enum class AnalysisType : std::uint8_t { Dynamic, Static };
+/// `Eigen`: modes of the problem linearized about an equilibrium, a given configuration or a
+/// steady rotation. `Buckling`: critical load factor of the loads (solvers/linearized_analysis.hpp).
+enum class AnalysisType : std::uint8_t { Dynamic, Static, Eigen, Buckling };
+
+/// Eigen and buckling analyses (solvers/linearized_analysis.hpp, docs/model-format.md).
+struct LinearizedSettings {
+  int modes = 10;                  ///< number of modes wanted
+  bool about_equilibrium = true;   ///< false: about the configuration as given (no static solve)
+  /// A steady rotation: the model is linearized in the frame turning at this rate about the axis
+  /// through `frame_centre` (global) [rad/s]; zero: an inertial frame.
+  Vec3 frame_angular_velocity = Vec3::Zero();
+  Vec3 frame_centre = Vec3::Zero();  ///< [m]
+  double shift = 0.0;                ///< shift-invert target ω² [(rad/s)²]; 0: automatic
+  bool export_matrices = false;      ///< write K, D, M in Matrix Market format
+  int mode_frames = 24;              ///< frames per mode in the ParaView series of a mode shape
+  double mode_amplitude = 0.0;       ///< largest displacement in a mode's series [m]; 0: 10 % of the model's size
+  double load_factor_max = 2.0;      ///< buckling: the static load path is followed up to this factor
+  int increments = 20;               ///< buckling: equal increments of that path
+  double preload = 0.0;              ///< buckling: load factor of the state the linear problem is about
+};
 
 struct AnalysisSettings {
   AnalysisType type = AnalysisType::Dynamic;
@@ -26,6 +45,7 @@ struct AnalysisSettings {
   double dt = 0.01;          ///< nominal step [s]
   double t_end = 1.0;        ///< [s]
   int output_every = 1;      ///< write VTK and CSV rows every n nominal steps
+  int checkpoint_every = 0;  ///< write a checkpoint every n nominal steps (`output.checkpoint_every`); 0: none
   double dt_min = 0.0;       ///< smallest step after cutting [s]; 0 -> dt / 1024
   int max_newton_iterations = 25;
   /// Newton stops when the largest scaled correction max_i |δu_i| / s_i is below this
@@ -37,6 +57,15 @@ struct AnalysisSettings {
   /// (reached by raising them from 0 in adaptive increments) instead of the given positions;
   /// the given velocities are kept.
   bool initial_equilibrium = false;
+  LinearizedSettings linearized;  ///< eigen and buckling analyses only
+};
+
+/// A named set of nodes or of elements (the `sets` section of a model file), members in the order
+/// given. Loads, supports and sensors may name a set instead of one node or element.
+struct NamedSet {
+  std::string name;
+  std::vector<NodeId> nodes;                ///< a node set
+  std::vector<const Element*> elements;     ///< an element set (owned by the model)
 };
 
 class Model {
@@ -49,6 +78,7 @@ class Model {
   Vec3 gravity = Vec3::Zero();
   AnalysisSettings analysis;
   std::vector<Sensor> sensors;
+  std::vector<NamedSet> sets;
   /// Characteristic length [m] (bounding-box diagonal of the nodes, at least 1e-3 m): scales the
   /// Newton test for displacement unknowns.
   double length_scale = 1.0;

@@ -9,9 +9,22 @@
 
 namespace catena::io::schema {
 
-inline constexpr std::array<std::string_view, 16> top_level{
+inline constexpr std::array<std::string_view, 19> top_level{
     "name",  "parameters", "nodes",      "initial_velocity", "supports", "masses",  "trusses", "beams",
-    "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar", "joints"};
+    "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar", "joints",
+    "chains", "sets", "output"};
+/// Output options besides the analysis' output_every: checkpoints of long runs.
+inline constexpr std::array<std::string_view, 1> output{"checkpoint_every"};
+/// A `repeat` block, an item of any list section: `- repeat: {index, from, to, step}` with `items`.
+inline constexpr std::array<std::string_view, 2> repeat_item{"repeat", "items"};
+inline constexpr std::array<std::string_view, 4> repeat{"index", "from", "to", "step"};
+inline constexpr std::array<std::string_view, 10> chain{"name",    "bodies", "from", "direction", "length",
+                                                        "points", "mass",   "inertia", "joint", "ground"};
+/// The joint of a chain (between its bodies, or to the ground at its first end).
+inline constexpr std::array<std::string_view, 4> chain_joint{"kind", "axis", "x_axis", "laws"};
+inline constexpr std::array<std::string_view, 3> set{"name", "nodes", "elements"};
+/// A sensor's frame given as a mapping: exactly one of these.
+inline constexpr std::array<std::string_view, 3> sensor_frame{"node", "body", "joint"};
 inline constexpr std::array<std::string_view, 10> joint{"name", "kind", "nodes", "node", "at", "axis",
                                                         "x_axis", "laws", "active_from", "active_until"};
 inline constexpr std::array<std::string_view, 6> joint_components{"x", "y", "z", "rx", "ry", "rz"};
@@ -20,12 +33,12 @@ inline constexpr std::array<std::string_view, 6> joint_law{"prescribed", "rate",
 inline constexpr std::array<std::string_view, 5> node{"name", "position", "velocity", "orientation",
                                                       "angular_velocity"};
 inline constexpr std::array<std::string_view, 3> initial_velocity{"omega", "about", "velocity"};
-inline constexpr std::array<std::string_view, 2> support{"node", "dofs"};
-inline constexpr std::array<std::string_view, 3> mass{"name", "node", "mass"};
+inline constexpr std::array<std::string_view, 3> support{"node", "set", "dofs"};
+inline constexpr std::array<std::string_view, 4> mass{"name", "node", "set", "mass"};
 inline constexpr std::array<std::string_view, 4> truss{"name", "nodes", "EA", "rest_length"};
-inline constexpr std::array<std::string_view, 11> beam{"name",    "nodes",   "from",     "to",    "elements",
+inline constexpr std::array<std::string_view, 12> beam{"name",    "nodes",   "from",     "to",    "elements",
                                                        "orientation", "section", "material", "shape", "damping_time",
-                                                       "offsets"};
+                                                       "offsets", "mass"};
 inline constexpr std::array<std::string_view, 11> beam_section{"EA",   "GAy",  "GAz",   "GJ",    "EIy",   "EIz",
                                                                "rhoA", "rhoJ", "rhoIy", "rhoIz", "radius"};
 inline constexpr std::array<std::string_view, 4> material{"E", "G", "nu", "rho"};
@@ -34,12 +47,16 @@ inline constexpr std::array<std::string_view, 2> rectangle{"width", "height"};
 inline constexpr std::array<std::string_view, 1> circle{"radius"};
 inline constexpr std::array<std::string_view, 2> tube{"outer_radius", "inner_radius"};
 inline constexpr std::array<std::string_view, 5> rigid_body{"name", "node", "mass", "inertia", "offset"};
-inline constexpr std::array<std::string_view, 5> load{"name", "node", "force", "moment", "follower"};
+inline constexpr std::array<std::string_view, 6> load{"name", "node", "set", "force", "moment", "follower"};
 inline constexpr std::array<std::string_view, 3> beam_load{"name", "beam", "force"};
-inline constexpr std::array<std::string_view, 10> analysis{
+inline constexpr std::array<std::string_view, 20> analysis{
     "type", "integrator", "dt", "t_end", "output_every", "dt_min",
-    "max_newton_iterations", "newton_tolerance", "linear_solver", "initial_equilibrium"};
-inline constexpr std::array<std::string_view, 7> sensor{"name",      "node",  "element", "quantity",
+    "max_newton_iterations", "newton_tolerance", "linear_solver", "initial_equilibrium",
+    // eigen and buckling analyses
+    "modes", "about", "turning_frame", "shift", "export_matrices", "mode_frames", "mode_amplitude",
+    "load_factor_max", "increments", "preload"};
+inline constexpr std::array<std::string_view, 2> turning_frame{"angular_velocity", "centre"};
+inline constexpr std::array<std::string_view, 8> sensor{"name",      "node",  "element", "set", "quantity",
                                                          "component", "frame", "scale"};
 
 /// The keys allowed in the mapping at `context`; empty for free-form mappings (`parameters`)
@@ -62,7 +79,13 @@ constexpr std::span<const std::string_view> known_keys(std::string_view context)
   if (context == "loads[]") return load;
   if (context == "beam_loads[]") return beam_load;
   if (context == "analysis") return analysis;
+  if (context == "output") return output;
+  if (context == "analysis.turning_frame") return turning_frame;
   if (context == "sensors[]") return sensor;
+  if (context == "sensors[].frame") return sensor_frame;
+  if (context == "chains[]") return chain;
+  if (context == "chains[].joint" || context == "chains[].ground") return chain_joint;
+  if (context == "sets[]") return set;
   if (context == "joints[]") return joint;
   if (context == "joints[].laws") return joint_components;
   if (context.starts_with("joints[].laws.")) return joint_law;

@@ -8,8 +8,6 @@ namespace catena::solvers {
 
 using assembly::check;
 
-namespace {
-
 const char* solver_package(const std::string& name, int ranks) {
   static const std::map<std::string, const char*> packages{{"mumps", MATSOLVERMUMPS},     {"klu", MATSOLVERKLU},
                                                            {"umfpack", MATSOLVERUMFPACK}, {"superlu", MATSOLVERSUPERLU},
@@ -21,6 +19,8 @@ const char* solver_package(const std::string& name, int ranks) {
     throw std::invalid_argument("linear solver '" + name + "' is serial; use mumps with MPI");
   return it->second;
 }
+
+namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -19,6 +19,10 @@
 
 namespace catena::solvers {
 
+/// PETSc's name of a sparse direct solver (mumps | klu | umfpack | superlu | petsc); throws
+/// std::invalid_argument for an unknown one, or a serial one on several ranks.
+const char* solver_package(const std::string& name, int ranks);
+
 struct NewtonSettings {
   int max_iterations = 25;
   double tolerance = 1e-10;

@@ -1,0 +1,198 @@
+#include "io/linearized_command.hpp"
+
+#include "assembly/petsc_session.hpp"
+#include "fem/rotation.hpp"
+#include "io/csv_writer.hpp"
+#include "io/summary_writer.hpp"
+#include "io/vtk_writer.hpp"
+#include "solvers/linearized_analysis.hpp"
+
+#include <Eigen/Sparse>
+#include <unsupported/Eigen/SparseExtra>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <numbers>
+
+namespace catena::io {
+
+namespace {
+
+bool is_root() { return assembly::PetscSession::rank() == 0; }
+
+const char* kind_name(solvers::ModeKind k) {
+  switch (k) {
+    case solvers::ModeKind::Rigid: return "rigid";
+    case solvers::ModeKind::Elastic: return "elastic";
+    case solvers::ModeKind::Unstable: return "unstable";
+  }
+  return "elastic";
+}
+
+/// State energies at the linearization point (one frame of energy.csv).
+solvers::EnergyRecord state_energy(const fem::Model& model, std::span<const fem::NodeState> states) {
+  solvers::EnergyRecord r;
+  for (const auto& e : model.elements) e->add_energy(states, r.state);
+  return r;
+}
+
+/// Writes `mode` as a series of states base + a sin(2π k/F) φ, k = 0 … F.
+void write_mode_series(const fem::Model& model, const assembly::Tableau& tableau, std::span<const fem::NodeState> base,
+                       const std::vector<double>& shape, const std::filesystem::path& dir) {
+  const fem::LinearizedSettings& a = model.analysis.linearized;
+  const double amplitude = a.mode_amplitude > 0.0 ? a.mode_amplitude : 0.1 * model.length_scale;
+  const fem::DofMap& map = tableau.global_map();
+  auto block = [&](fem::BlockId b) {
+    fem::Vec3 v = fem::Vec3::Zero();
+    if (!b.valid()) return v;
+    const auto dofs = map.dofs(b);
+    for (int c = 0; c < 3; ++c)
+      if (dofs[c] != fem::fixed_dof) v[c] = shape[static_cast<std::size_t>(dofs[c])];
+    return v;
+  };
+  VtkWriter vtk(dir, model);
+  std::vector<fem::NodeState> states(base.begin(), base.end());
+  for (int k = 0; k <= a.mode_frames; ++k) {
+    const double phase = static_cast<double>(k) / a.mode_frames;
+    const double f = amplitude * std::sin(2.0 * std::numbers::pi * phase);
+    for (std::size_t n = 0; n < states.size(); ++n) {
+      const fem::Node& node = model.nodes[n];
+      states[n].position = base[n].position + f * block(node.displacement);
+      states[n].velocity.setZero();
+      states[n].angular_velocity.setZero();
+      if (node.rotation.valid())
+        states[n].orientation =
+            (fem::quaternion_from_rotation_vector(f * block(node.rotation)) * base[n].orientation).normalized();
+    }
+    vtk.on_frame(solvers::Frame{phase, k, &model, states, {}});
+  }
+}
+
+/// The matrix in Matrix Market format (rank 0 gathers every row).
+void write_matrix_market(Mat A, const std::filesystem::path& file, MPI_Comm comm) {
+  PetscInt first = 0, last = 0, n = 0;
+  assembly::check(MatGetOwnershipRange(A, &first, &last), "MatGetOwnershipRange");
+  assembly::check(MatGetSize(A, &n, nullptr), "MatGetSize");
+  std::vector<double> local;  // (row, column, value) triples
+  for (PetscInt i = first; i < last; ++i) {
+    PetscInt count = 0;
+    const PetscInt* cols = nullptr;
+    const PetscScalar* vals = nullptr;
+    assembly::check(MatGetRow(A, i, &count, &cols, &vals), "MatGetRow");
+    for (PetscInt k = 0; k < count; ++k)
+      if (vals[k] != 0.0) local.insert(local.end(), {static_cast<double>(i), static_cast<double>(cols[k]), vals[k]});
+    assembly::check(MatRestoreRow(A, i, &count, &cols, &vals), "MatRestoreRow");
+  }
+  int ranks = 1, rank = 0;
+  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_rank(comm, &rank);
+  const int size = static_cast<int>(local.size());
+  std::vector<int> sizes(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
+  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+  for (std::size_t r = 1; r < sizes.size(); ++r) offsets[r] = offsets[r - 1] + sizes[r - 1];
+  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(offsets.back() + sizes.back()) : 0);
+  MPI_Gatherv(local.data(), size, MPI_DOUBLE, all.data(), sizes.data(), offsets.data(), MPI_DOUBLE, 0, comm);
+  if (rank != 0) return;
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (std::size_t k = 0; k + 2 < all.size(); k += 3)
+    triplets.emplace_back(static_cast<int>(all[k]), static_cast<int>(all[k + 1]), all[k + 2]);
+  Eigen::SparseMatrix<double> S(static_cast<int>(n), static_cast<int>(n));
+  S.setFromTriplets(triplets.begin(), triplets.end());
+  if (!Eigen::saveMarket(S, file.string())) throw std::runtime_error(file.string() + ": cannot be written");
+}
+
+std::string mode_directory(std::size_t k) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "mode_%02zu", k);
+  return buf;
+}
+
+}  // namespace
+
+int run_linearized_command(const RunOptions& options, fem::Model& model, const std::filesystem::path& out) {
+  const bool buckling = model.analysis.type == fem::AnalysisType::Buckling;
+  SummaryData summary;
+  summary.model_name = model.name;
+  try {
+    solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
+    const assembly::Tableau& tableau = analysis.tableau();
+    summary.n_unknowns = tableau.n_global();
+    summary.n_nonzeros = tableau.n_nonzeros();
+    summary.mpi_ranks = assembly::PetscSession::size();
+    summary.rows_per_rank = tableau.rows_per_rank();
+    if (is_root() && !options.quiet)
+      std::cerr << "catena: " << model.name << ": " << (buckling ? "buckling" : "eigen") << " analysis, "
+                << tableau.n_global() << " unknowns; output in " << out.string() << '\n';
+    analysis.establish_state();
+    if (is_root()) {
+      // The linearization state, as any run writes its frames.
+      const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
+      VtkWriter vtk(out, model);
+      CsvWriter csv(out, model);
+      const solvers::Frame frame{0.0, 0, &model, states, state_energy(model, states)};
+      vtk.on_frame(frame);
+      csv.on_frame(frame);
+    }
+    std::vector<double> base_shape;
+    if (!buckling) {
+      analysis.linearize();
+      if (model.analysis.linearized.export_matrices) {
+        write_matrix_market(analysis.stiffness(), out / "K.mtx", tableau.comm());
+        write_matrix_market(analysis.damping(), out / "D.mtx", tableau.comm());
+        write_matrix_market(analysis.mass(), out / "M.mtx", tableau.comm());
+      }
+      const solvers::EigenResult r = analysis.modes();
+      if (is_root()) {
+        std::ofstream csv(out / "modes.csv");
+        csv << "mode,frequency_hz,natural_frequency_hz,damping_ratio,s_real,s_imag,kind\n";
+        csv.precision(17);
+        if (!options.quiet) std::cout << "mode  frequency [Hz]  damping ratio  kind\n";
+        for (std::size_t k = 0; k < r.modes.size(); ++k) {
+          const solvers::Mode& m = r.modes[k];
+          const double f = m.damped_frequency() / (2.0 * std::numbers::pi);
+          csv << k + 1 << ',' << f << ',' << m.natural_frequency() / (2.0 * std::numbers::pi) << ','
+              << m.damping_ratio() << ',' << m.s.real() << ',' << m.s.imag() << ',' << kind_name(m.kind) << '\n';
+          if (!options.quiet) {
+            char line[96];
+            std::snprintf(line, sizeof line, "%4zu  %14.8g  %13.6g  %s\n", k + 1, f, m.damping_ratio(), kind_name(m.kind));
+            std::cout << line;
+          }
+          summary.extra.emplace_back("mode_" + std::to_string(k + 1) + "_frequency_hz", f);
+          write_mode_series(model, tableau, analysis.states(), m.shape, out / "modes" / mode_directory(k + 1));
+        }
+        if (!csv) throw std::runtime_error((out / "modes.csv").string() + ": cannot be written");
+      }
+    } else {
+      const solvers::BucklingResult r = analysis.buckling();
+      summary.extra.emplace_back("preload", r.preload);
+      summary.extra.emplace_back("critical_load_factor_linear", r.linear_factor);
+      summary.extra.emplace_back("critical_load_factor_tracked", r.tracked_factor);
+      if (is_root()) {
+        std::ofstream csv(out / "buckling.csv");
+        csv.precision(17);
+        csv << "load_factor,lowest_eigenvalue\n";
+        for (const solvers::BucklingPoint& p : r.path) csv << p.load_factor << ',' << p.lowest << '\n';
+        if (!csv) throw std::runtime_error((out / "buckling.csv").string() + ": cannot be written");
+        if (!r.linear_shape.empty())
+          write_mode_series(model, tableau, analysis.states(), r.linear_shape, out / "modes" / "buckling_mode");
+        if (!options.quiet)
+          std::cout << "critical load factor: " << r.linear_factor << " (linear buckling about load factor "
+                    << r.preload << "), " << r.tracked_factor << " (lowest eigenvalue tracked along the path)\n";
+      }
+    }
+    summary.status = "completed";
+    summary.newton_iterations = analysis.statistics().newton_iterations;
+  } catch (const std::exception& e) {
+    summary.status = "failed";
+    summary.message = e.what();
+    if (is_root()) std::cerr << "catena: " << e.what() << '\n';
+    if (is_root()) write_summary_json(out / "summary.json", summary);
+    return exit_solver_failure;
+  }
+  if (is_root()) write_summary_json(out / "summary.json", summary);
+  return exit_ok;
+}
+
+}  // namespace catena::io

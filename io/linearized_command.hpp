@@ -1,0 +1,22 @@
+#pragma once
+/// `catena run` for eigen and buckling analyses (solvers/linearized_analysis.hpp). Writes in the
+/// output folder:
+///   results.pvd, energy.csv, sensors.csv   the linearization state (one frame, t = 0)
+///   modes.csv      mode, frequency_hz (damped, |Im s|/2π), natural_frequency_hz (|s|/2π),
+///                  damping_ratio (−Re s/|s|), s_real, s_imag [1/s], kind (rigid, elastic, unstable)
+///   modes/mode_NN/results.pvd   each mode shape as a ParaView series over one period
+///                  (`mode_frames` frames, TIME = fraction of the period), largest displacement
+///                  `mode_amplitude`
+///   buckling.csv   (buckling) load_factor, lowest_eigenvalue [(rad/s)²] along the tracked path;
+///                  modes/buckling_mode/ the linear buckling mode
+///   K.mtx, D.mtx, M.mtx   (export_matrices) Matrix Market, tableau numbering (1-based)
+///   summary.json   as for other runs, with the frequencies or critical load factors as extras
+#include "fem/model.hpp"
+#include "io/commands.hpp"
+
+namespace catena::io {
+
+/// Runs the analysis of `model` (type Eigen or Buckling) into `out`; returns the exit code.
+int run_linearized_command(const RunOptions& options, fem::Model& model, const std::filesystem::path& out);
+
+}  // namespace catena::io

@@ -1,0 +1,314 @@
+#include "solvers/linearized_analysis.hpp"
+
+#include "elements/node_inertia.hpp"
+
+#include <slepceps.h>
+#include <slepcpep.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace catena::solvers {
+
+using assembly::check;
+
+namespace {
+
+using EpsHandle = assembly::Handle<EPS, EPSDestroy>;
+using PepHandle = assembly::Handle<PEP, PEPDestroy>;
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+/// One NodeInertia per node that carries inertia: the lumps of every element, merged per node.
+void add_node_inertia(fem::Model& model) {
+  struct Collect final : fem::InertiaSink {
+    std::map<std::int32_t, std::vector<fem::InertiaLump>> by_node;
+    void add(const fem::InertiaLump& lump) override {
+      if (lump.mass != 0.0 || !lump.inertia.isZero()) by_node[lump.node.index].push_back(lump);
+    }
+  } lumps;
+  for (const auto& e : model.elements) e->inertia_lumps(lumps);
+  const fem::LinearizedSettings& a = model.analysis.linearized;
+  const elements::TurningFrame frame{a.frame_angular_velocity, a.frame_centre};
+  for (const auto& [node, list] : lumps.by_node)
+    model.add_element<elements::NodeInertia>("inertia of " + model.nodes[static_cast<std::size_t>(node)].name,
+                                             model.nodes, list, frame);
+}
+
+/// Shift-and-invert with a sparse LU of the model's linear solver.
+void configure_shift_invert(ST st, const std::string& linear_solver, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  check(STSetType(st, STSINVERT), "STSetType");
+  KSP ksp = nullptr;
+  check(STGetKSP(st, &ksp), "STGetKSP");
+  check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
+  PC pc = nullptr;
+  check(KSPGetPC(ksp, &pc), "KSPGetPC");
+  check(PCSetType(pc, PCLU), "PCSetType");
+  check(PCFactorSetMatSolverType(pc, solver_package(linear_solver, ranks)), "PCFactorSetMatSolverType");
+}
+
+/// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
+struct Pair {
+  std::complex<double> value;
+  std::vector<double> vector;
+};
+std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, double target, int nev,
+                                         const std::string& linear_solver) {
+  EpsHandle eps;
+  check(EPSCreate(t.comm(), eps.out()), "EPSCreate");
+  check(EPSSetOperators(eps, A, B), "EPSSetOperators");
+  check(EPSSetProblemType(eps, EPS_GNHEP), "EPSSetProblemType");
+  check(EPSSetDimensions(eps, nev, PETSC_DEFAULT, PETSC_DEFAULT), "EPSSetDimensions");
+  check(EPSSetTarget(eps, target), "EPSSetTarget");
+  check(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE), "EPSSetWhichEigenpairs");
+  check(EPSSetTolerances(eps, 1e-12, 500), "EPSSetTolerances");
+  ST st = nullptr;
+  check(EPSGetST(eps, &st), "EPSGetST");
+  configure_shift_invert(st, linear_solver, t.comm());
+  check(EPSSetFromOptions(eps), "EPSSetFromOptions");  // -eps_... options after `--`
+  check(EPSSolve(eps), "EPSSolve");
+  PetscInt n = 0;
+  check(EPSGetConverged(eps, &n), "EPSGetConverged");
+  std::vector<Pair> out;
+  const assembly::VecHandle xr = t.create_vector(), xi = t.create_vector();
+  for (PetscInt i = 0; i < std::min<PetscInt>(n, nev); ++i) {
+    PetscScalar kr = 0.0, ki = 0.0;
+    check(EPSGetEigenpair(eps, i, &kr, &ki, xr, xi), "EPSGetEigenpair");
+    Pair p{{kr, ki}, {}};
+    t.gather_all(xr, p.vector);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+/// s from μ = ω² (s² = −μ): the root with Im s > 0, or the non-negative real one.
+std::complex<double> root_of_square(std::complex<double> mu) {
+  const std::complex<double> s = std::complex<double>(0.0, 1.0) * std::sqrt(mu);
+  if (std::abs(s.imag()) > 1e-12 * std::abs(s)) return s.imag() > 0.0 ? s : -s;
+  return {std::abs(s.real()), 0.0};
+}
+
+}  // namespace
+
+LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model_(&model) {
+  add_node_inertia(model);
+  tableau_ = std::make_unique<assembly::Tableau>(model, comm);
+  integrator_ = std::make_unique<TimeIntegrator>(model, *tableau_);
+  u_ = tableau_->create_vector();
+  for (assembly::MatHandle* m : {&K_, &D_, &M_})
+    check(MatDuplicate(tableau_->jacobian(), MAT_DO_NOT_COPY_VALUES, m->out()), "MatDuplicate");
+}
+
+LinearizedAnalysis::~LinearizedAnalysis() = default;
+
+fem::StepState LinearizedAnalysis::static_context(double load_factor) const {
+  return fem::StepState{0.0, 0.0, fem::TimeScheme::Static, model_->nodes, integrator_->states(), {}, nullptr, load_factor};
+}
+
+void LinearizedAnalysis::establish_state() {
+  integrator_->check_redundancy(u_);
+  const fem::AnalysisSettings& a = model_->analysis;
+  const double target = a.type == fem::AnalysisType::Buckling ? a.linearized.preload : 1.0;
+  if (a.linearized.about_equilibrium && target != 0.0) integrator_->solve_equilibrium(u_, 0.0, target);
+  load_factor_ = a.linearized.about_equilibrium ? target : 1.0;
+}
+
+void LinearizedAnalysis::linearize(double load_factor) {
+  integrator_->linearization_point(u_);
+  const fem::StepState s = static_context(load_factor);
+  tableau_->assemble_jacobian(s, u_, K_);
+  tableau_->assemble_rate_matrices(s, u_, M_, D_);
+}
+
+EigenResult LinearizedAnalysis::modes() const {
+  const fem::LinearizedSettings& a = model_->analysis.linearized;
+  EigenResult result;
+
+  // Characteristic ω² of the model: the largest K_ii / M_ii. The automatic shift lies far below
+  // any elastic mode (1e-8 of it) yet keeps K − σ M regular when there are rigid modes.
+  const assembly::VecHandle dk = tableau_->create_vector(), dm = tableau_->create_vector();
+  check(MatGetDiagonal(K_, dk), "MatGetDiagonal");
+  check(MatGetDiagonal(M_, dm), "MatGetDiagonal");
+  double local = 0.0, omega2 = 0.0;
+  {
+    const PetscScalar *k = nullptr, *m = nullptr;
+    check(VecGetArrayRead(dk, &k), "VecGetArrayRead");
+    check(VecGetArrayRead(dm, &m), "VecGetArrayRead");
+    for (PetscInt i = 0; i < tableau_->n_owned(); ++i)
+      if (m[i] > 0.0) local = std::max(local, std::abs(k[i]) / m[i]);
+    check(VecRestoreArrayRead(dk, &k), "VecRestoreArrayRead");
+    check(VecRestoreArrayRead(dm, &m), "VecRestoreArrayRead");
+  }
+  MPI_Allreduce(&local, &omega2, 1, MPI_DOUBLE, MPI_MAX, tableau_->comm());
+  if (!(omega2 > 0.0)) throw SolverFailure("eigen-analysis: the model has no inertia (give masses or densities)", 0.0);
+  result.shift = a.shift > 0.0 ? a.shift : -1e-8 * omega2;
+
+  PetscReal damping_norm = 0.0;
+  check(MatNorm(D_, NORM_INFINITY, &damping_norm), "MatNorm");
+  result.quadratic = damping_norm > 0.0;
+  // Rows without inertia (constraints, multipliers) give infinite eigenvalues, in Jordan chains
+  // whose rounding leaves values of any phase far above the model's spectrum (which lies below
+  // about ω²_char): those are dropped.
+  const double spurious = 1e2 * omega2;
+  std::vector<Pair> pairs;
+  if (!result.quadratic) {
+    for (Pair& p : generalized_eigenpairs(*tableau_, K_, M_, result.shift, a.modes, model_->analysis.linear_solver)) {
+      if (std::abs(p.value) > spurious) continue;
+      p.value = root_of_square(p.value);
+      pairs.push_back(std::move(p));
+    }
+  } else {
+    // (K + s D + s² M) φ = 0: the pair ±iω of each mode both converge; keep Im s ≥ 0.
+    PepHandle pep;
+    check(PEPCreate(tableau_->comm(), pep.out()), "PEPCreate");
+    Mat A[3] = {K_, D_, M_};
+    check(PEPSetOperators(pep, 3, A), "PEPSetOperators");
+    check(PEPSetProblemType(pep, PEP_GENERAL), "PEPSetProblemType");
+    check(PEPSetDimensions(pep, 2 * a.modes, PETSC_DEFAULT, PETSC_DEFAULT), "PEPSetDimensions");
+    const double target = result.shift < 0.0 ? -std::sqrt(-result.shift) : std::sqrt(result.shift);
+    check(PEPSetTarget(pep, target), "PEPSetTarget");
+    check(PEPSetWhichEigenpairs(pep, PEP_TARGET_MAGNITUDE), "PEPSetWhichEigenpairs");
+    check(PEPSetTolerances(pep, 1e-12, 500), "PEPSetTolerances");
+    ST st = nullptr;
+    check(PEPGetST(pep, &st), "PEPGetST");
+    configure_shift_invert(st, model_->analysis.linear_solver, tableau_->comm());
+    check(PEPSetFromOptions(pep), "PEPSetFromOptions");
+    check(PEPSolve(pep), "PEPSolve");
+    PetscInt n = 0;
+    check(PEPGetConverged(pep, &n), "PEPGetConverged");
+    const assembly::VecHandle xr = tableau_->create_vector(), xi = tableau_->create_vector();
+    for (PetscInt i = 0; i < n; ++i) {
+      PetscScalar kr = 0.0, ki = 0.0;
+      check(PEPGetEigenpair(pep, i, &kr, &ki, xr, xi), "PEPGetEigenpair");
+      const std::complex<double> s(kr, ki);
+      if (std::norm(s) > spurious) continue;
+      const bool real = std::abs(ki) <= 1e-12 * std::abs(s);
+      if (ki < 0.0 && !real) continue;
+      if (real && kr < 0.0 && std::abs(s) > 1e-6 * std::sqrt(omega2)) continue;  // keep the growing one of a real pair
+      Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}};
+      tableau_->gather_all(xr, p.vector);
+      pairs.push_back(std::move(p));
+    }
+  }
+
+  // Rigid and mechanism modes: |s| below 1e-6 of the characteristic frequency.
+  const double rigid = 1e-6 * std::sqrt(omega2);
+  const double length = model_->length_scale;
+  for (Pair& p : pairs) {
+    Mode m;
+    m.s = p.value;
+    m.kind = std::abs(m.s) < rigid ? ModeKind::Rigid
+             : (m.s.real() > 1e-9 * std::abs(m.s)) ? ModeKind::Unstable
+                                                    : ModeKind::Elastic;
+    if (m.kind == ModeKind::Rigid) m.s = 0.0;
+    // Normalize: the largest node displacement (rotations times the model's size) is 1, positive.
+    double largest = 0.0;
+    std::size_t where = 0;
+    for (std::size_t i = 0; i < p.vector.size(); ++i) {
+      const fem::UnknownKind kind = tableau_->row_kind(static_cast<PetscInt>(i));
+      const double scale = kind == fem::UnknownKind::Displacement ? 1.0 : kind == fem::UnknownKind::Rotation ? length : 0.0;
+      if (std::abs(p.vector[i]) * scale > largest) {
+        largest = std::abs(p.vector[i]) * scale;
+        where = i;
+      }
+    }
+    if (largest > 0.0) {
+      const double factor = (p.vector[where] < 0.0 ? -1.0 : 1.0) / largest;
+      for (double& x : p.vector) x *= factor;
+    }
+    m.shape = std::move(p.vector);
+    result.modes.push_back(std::move(m));
+  }
+  std::stable_sort(result.modes.begin(), result.modes.end(),
+                   [](const Mode& x, const Mode& y) { return std::abs(x.s) < std::abs(y.s); });
+  if (static_cast<int>(result.modes.size()) > a.modes) result.modes.resize(static_cast<std::size_t>(a.modes));
+  return result;
+}
+
+double LinearizedAnalysis::lowest_eigenvalue(std::vector<double>* shape) const {
+  const EigenResult r = modes();
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const Mode& m : r.modes) {
+    if (m.kind == ModeKind::Rigid) continue;
+    // Back to ω² (s² = −ω²): negative when the state is unstable.
+    const double mu = -(m.s * m.s).real();
+    if (mu < lowest) {
+      lowest = mu;
+      if (shape) *shape = m.shape;
+    }
+  }
+  return lowest;
+}
+
+BucklingResult LinearizedAnalysis::buckling() {
+  const fem::LinearizedSettings& a = model_->analysis.linearized;
+  BucklingResult out;
+  out.preload = load_factor_;
+
+  // Linear buckling about the preload p: (K(p) + Λ K₁) φ = 0, K₁ = (K(p + δ) − K(p)) / δ.
+  const double p = load_factor_;
+  const double delta = 1e-3 * std::max(1.0, std::abs(p));
+  linearize(p);
+  assembly::MatHandle Kp;
+  check(MatDuplicate(K_, MAT_COPY_VALUES, Kp.out()), "MatDuplicate");
+  integrator_->solve_equilibrium(u_, p, p + delta);
+  linearize(p + delta);
+  assembly::MatHandle minus_K1;
+  check(MatDuplicate(Kp, MAT_COPY_VALUES, minus_K1.out()), "MatDuplicate");
+  check(MatAXPY(minus_K1, -1.0, K_, SAME_NONZERO_PATTERN), "MatAXPY");  // K(p) − K(p + δ)
+  check(MatScale(minus_K1, 1.0 / delta), "MatScale");
+  out.linear_factor = nan;
+  for (const Pair& pair : generalized_eigenpairs(*tableau_, Kp, minus_K1, 0.0, std::max(4, a.modes),
+                                                 model_->analysis.linear_solver)) {
+    const double lambda = pair.value.real();
+    if (std::abs(pair.value.imag()) > 1e-9 * std::abs(lambda) || !(lambda > 0.0)) continue;
+    if (std::isnan(out.linear_factor) || lambda < out.linear_factor - p) {
+      out.linear_factor = p + lambda;
+      out.linear_shape = pair.vector;
+    }
+  }
+
+  // Tracking: the lowest ω² along the path from the preload, in equal increments.
+  double at = p + delta;
+  auto lowest_at = [&](double factor) {
+    integrator_->solve_equilibrium(u_, at, factor);
+    at = factor;
+    linearize(factor);
+    return lowest_eigenvalue(nullptr);
+  };
+  out.tracked_factor = nan;
+  const double step = (a.load_factor_max - p) / a.increments;
+  BucklingPoint previous{p + delta, lowest_at(p + delta)};
+  out.path.push_back(previous);
+  for (int k = 1; k <= a.increments; ++k) {
+    BucklingPoint next{p + k * step, 0.0};
+    try {
+      next.lowest = lowest_at(next.load_factor);
+    } catch (const SolverFailure&) {
+      break;  // no equilibrium beyond here: the path ends (a limit point)
+    }
+    out.path.push_back(next);
+    if (previous.lowest > 0.0 && next.lowest <= 0.0) {
+      // Secant steps on the lowest eigenvalue as a function of the load factor.
+      BucklingPoint lo = previous, hi = next;
+      double estimate = hi.load_factor;
+      for (int it = 0; it < 8; ++it) {
+        estimate = lo.load_factor - lo.lowest * (hi.load_factor - lo.load_factor) / (hi.lowest - lo.lowest);
+        const BucklingPoint mid{estimate, lowest_at(estimate)};
+        if (std::abs(mid.lowest) <= 1e-10 * std::max(std::abs(lo.lowest), std::abs(hi.lowest))) break;
+        (mid.lowest > 0.0 ? lo : hi) = mid;
+        if (std::abs(hi.load_factor - lo.load_factor) < 1e-10 * std::abs(estimate)) break;
+      }
+      out.tracked_factor = estimate;
+      break;
+    }
+    previous = next;
+  }
+  return out;
+}
+
+}  // namespace catena::solvers

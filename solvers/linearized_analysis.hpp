@@ -1,0 +1,102 @@
+#pragma once
+/// Eigen and buckling analyses: the model linearized about a state (docs/architecture.md,
+/// "Linearized analyses").
+///
+/// State: the static equilibrium under the loads at t = 0 (load factor 1), or the configuration
+/// as given, optionally seen from a frame turning at a constant rate Ω (a steady rotation; in
+/// that frame it is an equilibrium under centrifugal forces).
+/// Matrices, all with the tableau's pattern and the joints' multipliers kept as unknowns:
+///   K  the static stamp's Jacobian (material, geometric and load stiffness, constraint rows,
+///      centrifugal softening in a turning frame),
+///   D  ∂(residual)/∂(rates): joint dampers, Coriolis and gyroscopic terms,
+///   M  ∂(residual)/∂(accelerations): the elements' inertia lumps (elements/node_inertia.hpp).
+/// Modes: (s² M + s D + K) φ = 0, with SLEPc: without D the generalized problem K φ = ω² M φ
+/// (EPS), otherwise the quadratic one (PEP); shift-and-invert about a target σ below zero, LU by
+/// the model's linear solver. Rows without inertia (constraints) have infinite eigenvalues and
+/// never come near σ; rigid-body and mechanism modes come out as ω ≈ 0 and are reported as such.
+/// Buckling: (K(p) + Λ K₁) φ = 0 with K₁ = dK/dp from the equilibria at p and p + δp (the linear
+/// buckling problem about the preloaded state p), and the lowest ω² of K φ = ω² M φ tracked
+/// along the static load path until it crosses zero.
+#include "assembly/tableau.hpp"
+#include "solvers/time_integrator.hpp"
+
+#include <complex>
+#include <memory>
+#include <vector>
+
+namespace catena::solvers {
+
+enum class ModeKind : std::uint8_t { Rigid, Elastic, Unstable };
+
+struct Mode {
+  /// The root s of det(s² M + s D + K) = 0 of the pair ±s: Im s > 0, or, for a real pair, s ≥ 0.
+  std::complex<double> s;
+  ModeKind kind = ModeKind::Elastic;
+  std::vector<double> shape;  ///< real part of φ, global numbering, largest node displacement 1
+
+  [[nodiscard]] double natural_frequency() const { return std::abs(s); }  ///< |s| [rad/s]
+  [[nodiscard]] double damped_frequency() const { return std::abs(s.imag()); }  ///< [rad/s]
+  [[nodiscard]] double damping_ratio() const { return std::abs(s) > 0.0 ? -s.real() / std::abs(s) : 0.0; }
+};
+
+struct EigenResult {
+  std::vector<Mode> modes;  ///< by increasing |s|
+  double shift = 0.0;       ///< σ used for ω² [(rad/s)²]
+  bool quadratic = false;   ///< solved as a quadratic problem (D ≠ 0)
+};
+
+struct BucklingPoint {
+  double load_factor = 0.0;
+  double lowest = 0.0;  ///< lowest eigenvalue ω² of K φ = ω² M φ at that point [(rad/s)²]
+};
+
+struct BucklingResult {
+  double preload = 0.0;
+  /// The smallest positive critical factor of the linear buckling problem about the preload;
+  /// NaN when there is none.
+  double linear_factor = 0.0;
+  std::vector<double> linear_shape;  ///< its mode (global numbering)
+  std::vector<BucklingPoint> path;   ///< the tracked lowest eigenvalue
+  /// Where the tracked lowest eigenvalue crosses zero (secant refinement between the path's
+  /// points); NaN when it does not up to load_factor_max.
+  double tracked_factor = 0.0;
+};
+
+class LinearizedAnalysis {
+ public:
+  /// Adds one NodeInertia element per node with inertia to `model` (in the turning frame of the
+  /// settings), then builds the tableau. `model` must outlive this object.
+  LinearizedAnalysis(fem::Model& model, MPI_Comm comm);
+  ~LinearizedAnalysis();
+
+  /// Brings the states to the linearization point: refuses redundant constraints, then solves
+  /// the equilibrium (about_equilibrium) or keeps the configuration. Throws SolverFailure.
+  void establish_state();
+  /// K, D, M at the current states (load factor `p`, 1 for eigen-analysis).
+  void linearize(double load_factor = 1.0);
+  /// Modes of the last linearization.
+  [[nodiscard]] EigenResult modes() const;
+  /// Buckling of the loads: linear problem about the current state, then the tracked path.
+  [[nodiscard]] BucklingResult buckling();
+
+  [[nodiscard]] Mat stiffness() const { return K_; }
+  [[nodiscard]] Mat damping() const { return D_; }
+  [[nodiscard]] Mat mass() const { return M_; }
+  [[nodiscard]] const assembly::Tableau& tableau() const { return *tableau_; }
+  [[nodiscard]] std::span<const fem::NodeState> states() const { return integrator_->states(); }
+  [[nodiscard]] const RunStatistics& statistics() const { return integrator_->statistics(); }
+
+ private:
+  [[nodiscard]] fem::StepState static_context(double load_factor) const;
+  /// Lowest ω² of K φ = ω² M φ for the current K (and one mode when wanted).
+  [[nodiscard]] double lowest_eigenvalue(std::vector<double>* shape) const;
+
+  fem::Model* model_;
+  std::unique_ptr<assembly::Tableau> tableau_;
+  std::unique_ptr<TimeIntegrator> integrator_;
+  assembly::VecHandle u_;
+  assembly::MatHandle K_, D_, M_;
+  double load_factor_ = 0.0;  ///< of the current states
+};
+
+}  // namespace catena::solvers
