@@ -1,5 +1,6 @@
 # The two commands a new user runs (README): `make demo` and `make test`.
 # Both install missing Debian packages first (tools/install-deps), then build the release preset.
+# `make demo` also renders out/<case>/demo.png when ParaView is installed (tools/install-deps --paraview).
 PRESET ?= release
 BUILD := build/$(PRESET)
 JOBS ?= 2
@@ -21,6 +22,13 @@ demo: build
 	@echo
 	@echo "ParaView files: $(CURDIR)/out/$(DEMO_CASE)/results.pvd  (File > Open in ParaView)"
 	@echo "Histories:      $(CURDIR)/out/$(DEMO_CASE)/energy.csv, sensors.csv, summary.json"
+	@# A picture of the last frame when ParaView is there (tools/render exits 3 when it is not);
+	@# never a reason for the demo to fail.
+	@tools/render out/$(DEMO_CASE) --last --out out/$(DEMO_CASE)/demo.png >/dev/null 2>out/$(DEMO_CASE)/render.log; \
+	code=$$?; \
+	if [ $$code -eq 0 ]; then echo "Picture:        $(CURDIR)/out/$(DEMO_CASE)/demo.png (tools/render)"; \
+	elif [ $$code -eq 3 ]; then echo "Picture:        none; for out/$(DEMO_CASE)/demo.png run tools/install-deps --paraview, then make demo"; \
+	else echo "Picture:        tools/render failed, see out/$(DEMO_CASE)/render.log"; fi
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600

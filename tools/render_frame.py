@@ -47,6 +47,7 @@ def main():
     frame_node = array_values(point_data, "frame_node") or [0.0] * n_points
     section_radius = array_values(point_data, "section_radius") or [0.0] * n_points
     n_frames = len([f for f in frame_node if f > 0.5])
+    node_id = array_values(point_data, "node_id") or []
     triad_stride = max(1, math.ceil(n_frames / 16))  # a long beam would be a hedge of arrows
 
     # Scale of the picture: the bounding box, and the typical length of a line cell (element).
@@ -168,6 +169,11 @@ self.GetOutput().ShallowCopy(stripper.GetOutput())
             arrows.GlyphType.TipRadius = 0.08
             arrows.GlyphType.ShaftRadius = 0.025
             solid(Show(arrows, view), colour)
+
+    # Point nodes (no triad: point masses, truss joints) as dark spheres.
+    if n_frames < len([i for i in node_id if i >= 0]):
+        point_nodes = threshold(threshold(reader, "POINTS", "node_id", 0.0, 1e9), "POINTS", "frame_node", -0.5, 0.5)
+        spheres(point_nodes, 2.5 * sphere_size, [0.2, 0.2, 0.25])
 
     # Rigid bodies (vertex cells with a mass) and joints (vertex cells with relative coordinates).
     if cell_data.GetArray("mass") is not None:
