@@ -44,6 +44,18 @@ void RigidBody::commit(const fem::StepState& s) {
   centre_velocity_ = 2.0 * (s.increment(node_) + a_1 - a_n) / s.h - centre_velocity(start);
 }
 
+void RigidBody::save_history(std::vector<double>& out) const {
+  out.push_back(centre_velocity_ ? 1.0 : 0.0);
+  const Vec3 v = centre_velocity_.value_or(Vec3::Zero());
+  out.insert(out.end(), v.data(), v.data() + 3);
+}
+
+void RigidBody::restore_history(std::span<const double>& in) {
+  const std::span<const double> h = fem::take_history(in, 4, *this);
+  centre_velocity_.reset();
+  if (h[0] != 0.0) centre_velocity_ = Vec3(h[1], h[2], h[3]);
+}
+
 void RigidBody::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
   const fem::NodeState& n = states[node_.index];
   inertia::add_body_energy(n, body_.mass, body_.inertia, body_.offset, gravity_, reference_centre_, e,

@@ -3,6 +3,7 @@
 #include "assembly/petsc_session.hpp"
 #include "assembly/tableau.hpp"
 #include "elements/joint.hpp"
+#include "io/checkpoint.hpp"
 #include "io/csv_writer.hpp"
 #include "io/model_reader.hpp"
 #include "io/progress.hpp"
@@ -42,6 +43,11 @@ std::optional<fem::Model> load(const RunOptions& options) {
       if (*options.output_every < 1) throw std::invalid_argument("--output-every: expected a positive integer");
       model.analysis.output_every = *options.output_every;
     }
+    if (options.checkpoint_every) {
+      if (*options.checkpoint_every < 0)
+        throw std::invalid_argument("--checkpoint-every: expected a whole number >= 0 (0: no checkpoints)");
+      model.analysis.checkpoint_every = *options.checkpoint_every;
+    }
     return model;
   } catch (const InputError& e) {
     print_error(e.what());
@@ -77,6 +83,35 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   return d;
 }
 
+/// Rank 0 decides (it alone writes files); every rank learns whether to go on.
+bool all_ranks_agree(bool ok_on_root) {
+  int ok = ok_on_root ? 1 : 0;
+  MPI_Bcast(&ok, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+  return ok != 0;
+}
+
+/// Restart into `out`: when it holds the results of the run the checkpoint belongs to, cut them
+/// back to the checkpoint (rows, frames, later checkpoints) and report true; a directory without
+/// results gets the continuation only (false). Everything is checked before anything is cut.
+bool prepare_restart_output(const std::filesystem::path& out, const solvers::IntegratorState& s, VtkWriter& vtk) {
+  namespace fs = std::filesystem;
+  const fs::path energy = out / CsvWriter::energy_file_name;
+  const fs::path sensors = out / CsvWriter::sensors_file_name;
+  std::error_code ec;
+  const bool own_directory = fs::exists(energy, ec) || fs::exists(sensors, ec) || fs::exists(out / VtkWriter::index_file_name, ec);
+  if (!own_directory) {
+    vtk.resume(s.frames, s.last_frame_t);
+    return false;
+  }
+  const std::uintmax_t energy_size = CsvWriter::size_keeping_rows(energy, s.frames, s.last_frame_t);
+  const std::uintmax_t sensors_size = CsvWriter::size_keeping_rows(sensors, s.frames, s.last_frame_t);
+  vtk.resume(s.frames, s.last_frame_t);
+  fs::resize_file(energy, energy_size);
+  fs::resize_file(sensors, sensors_size);
+  CheckpointWriter::remove_after(out, s.step);
+  return true;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -91,25 +126,51 @@ int run_command(const RunOptions& options) {
     print_error(options.model.string() + ": cannot set up the tableau: " + e.what());
     return exit_bad_input;
   }
+  const ModelFingerprint model_print = fingerprint(*model, tableau->n_global());
+  std::optional<Checkpoint> restart;
+  if (options.restart) {
+    // Every rank reads it: each keeps all node states and element histories.
+    try {
+      restart = read_checkpoint(*options.restart);
+      check_same_model(*restart, model_print, *options.restart);
+    } catch (const std::exception& e) {
+      print_error(std::string("catena: ") + e.what());
+      return exit_bad_input;
+    }
+  }
   std::unique_ptr<VtkWriter> vtk;
   std::unique_ptr<CsvWriter> csv;
+  std::unique_ptr<CheckpointWriter> checkpoints;
   ProgressReporter progress(options.quiet);
   ObserverFanOut observers;
-  try {
-    if (is_root()) {
+  bool continued_in_place = false;
+  bool setup_ok = true;
+  if (is_root()) {
+    try {
       vtk = std::make_unique<VtkWriter>(out, *model);
-      csv = std::make_unique<CsvWriter>(out, *model);
+      if (restart) continued_in_place = prepare_restart_output(out, restart->state, *vtk);
+      csv = std::make_unique<CsvWriter>(out, *model, continued_in_place);
       observers.add(*vtk);
       observers.add(*csv);
+      if (model->analysis.checkpoint_every > 0) {
+        checkpoints = std::make_unique<CheckpointWriter>(out, model_print);
+        observers.add(*checkpoints);
+      }
       observers.add(progress);
+    } catch (const std::exception& e) {
+      print_error(out.string() + ": " + e.what());
+      setup_ok = false;
     }
-  } catch (const std::exception& e) {
-    print_error(out.string() + ": " + e.what());
-    return exit_bad_input;
   }
-  if (is_root() && !options.quiet)
+  if (!all_ranks_agree(setup_ok)) return exit_bad_input;
+  if (is_root() && !options.quiet) {
     std::cerr << "catena: " << model->name << ": " << tableau->n_global() << " unknowns, " << tableau->n_nonzeros()
               << " non-zeros, " << assembly::PetscSession::size() << " rank(s); output in " << out.string() << '\n';
+    if (restart)
+      std::cerr << "catena: continuing from " << options.restart->string() << " at t = " << restart->state.t
+                << " s (step " << restart->state.step << ")"
+                << (continued_in_place ? "; later rows and frames removed" : "; continuation only") << '\n';
+  }
 
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
@@ -118,13 +179,18 @@ int run_command(const RunOptions& options) {
   try {
     solvers::TimeIntegrator integrator(*model, *tableau);
     try {
-      const solvers::RunStatistics stats = integrator.run(observers, &stop_requested);
+      const solvers::RunStatistics stats =
+          integrator.run(observers, &stop_requested, restart ? &restart->state : nullptr);
       summary = summary_of(*model, *tableau, stats);
       summary.status = stats.interrupted ? "interrupted" : "completed";
       if (stats.interrupted) {
         const int sig = stop_signal.load();
         summary.message = std::string("stopped by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + " at t = " +
                           std::to_string(stats.t_reached) + " s";
+        if (checkpoints && checkpoints->last_written())
+          summary.message += "; continue with --restart " + checkpoints->last_written()->string();
+        else
+          summary.message += "; no checkpoint (set output.checkpoint_every to be able to continue)";
         code = 128 + sig;
       }
     } catch (const solvers::SolverFailure& e) {
@@ -146,11 +212,15 @@ int run_command(const RunOptions& options) {
   }
   progress.finish();
   if (is_root()) {
+    if (checkpoints && checkpoints->last_written()) summary.checkpoint = checkpoints->last_written()->string();
+    if (options.restart) summary.restarted_from = options.restart->string();
     write_summary_json(out / "summary.json", summary);
-    if (!options.quiet && code != exit_solver_failure)
+    if (!options.quiet && code != exit_solver_failure) {
       std::cerr << "catena: " << summary.status << ": " << summary.steps << " steps, " << summary.newton_iterations
                 << " Newton iterations, " << summary.wall_seconds << " s; ParaView: " << (out / "results.pvd").string()
                 << '\n';
+      if (code != exit_ok) std::cerr << "catena: " << summary.message << '\n';
+    }
   }
   return code;
 }

@@ -1,7 +1,8 @@
 #pragma once
-/// The `catena` subcommands. Exit codes: 0 success, 2 bad input (model file or command line),
-/// 3 solver failure after step cutting (results so far kept), 130/143 interrupted by
-/// SIGINT/SIGTERM (valid files up to the last completed step).
+/// The `catena` subcommands. Exit codes: 0 success, 2 bad input (model file, command line, a
+/// checkpoint that cannot be read or belongs to another model or output), 3 solver failure after
+/// step cutting (results so far kept), 130/143 interrupted by SIGINT/SIGTERM (valid files up to
+/// the last completed step, and a checkpoint there when checkpoints are on).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -18,11 +19,17 @@ struct RunOptions {
   std::optional<std::filesystem::path> out;  ///< default out/<model name>/
   std::vector<std::string> overrides;        ///< --set key=value
   std::optional<int> output_every;
+  std::optional<int> checkpoint_every;             ///< --checkpoint-every (overrides output.checkpoint_every)
+  std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue from that checkpoint
   bool quiet = false;
 };
 
 /// `catena run`: reads the model, integrates, writes results; returns the exit code.
-/// PETSc must be initialized.
+/// PETSc must be initialized. With `restart`, the run continues from the checkpoint: into the
+/// directory of the run that wrote it (it has energy.csv, sensors.csv or results.pvd), whose rows
+/// and frames after the checkpoint are removed first, so that the files end as an uninterrupted
+/// run's; or into a new directory, which gets the continuation only (CSV rows after the
+/// checkpoint, VTK frames numbered on from it).
 int run_command(const RunOptions& options);
 /// `catena check`: validates the model and prints a summary (unknowns, non-zeros, elements).
 int check_command(const RunOptions& options);

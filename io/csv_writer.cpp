@@ -2,6 +2,7 @@
 
 #include "io/output_directory.hpp"
 
+#include <charconv>
 #include <fstream>
 #include <stdexcept>
 
@@ -56,6 +57,33 @@ CsvWriter::File CsvWriter::open(const fs::path& path, std::string_view header, b
   if (!file.handle) throw std::runtime_error(path.string() + ": cannot open for writing");
   if (write_header) write_row(file, std::string(header) + '\n');
   return file;
+}
+
+std::uintmax_t CsvWriter::size_keeping_rows(const fs::path& file, long rows, double last_t) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error(file.string() + ": cannot open it to continue the run");
+  std::string line;
+  std::uintmax_t size = 0;
+  std::string last;
+  for (long row = 0; row <= rows && std::getline(in, line); ++row) {
+    if (in.eof()) throw std::runtime_error(file.string() + ": its last line is incomplete; cannot continue it");
+    size += line.size() + 1;  // getline dropped the '\n'
+    last = line;
+    if (row == rows) {
+      const std::string_view t = std::string_view(last).substr(0, last.find(','));
+      double value = 0.0;
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+      if (ec != std::errc() || end != t.data() + t.size() || value != last_t)
+        throw std::runtime_error(file.string() + ": row " + std::to_string(rows) + " is at t = " + std::string(t) +
+                                 ", the checkpoint's last frame at t = " + format_double(last_t) +
+                                 "; these are not the results of the run the checkpoint belongs to (write the "
+                                 "continuation to another --out directory)");
+      return size;
+    }
+  }
+  throw std::runtime_error(file.string() + ": has fewer than the " + std::to_string(rows) +
+                           " rows the checkpoint expects; these are not the results of the run the checkpoint "
+                           "belongs to (write the continuation to another --out directory)");
 }
 
 void CsvWriter::write_row(File& file, const std::string& row) {

@@ -7,6 +7,7 @@
 /// Each row is flushed as soon as it is written, so the files survive a crash of the run.
 #include "solvers/observer.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -32,6 +33,14 @@ class CsvWriter final : public solvers::Observer {
   /// Appends one row to each file and flushes them. Throws std::invalid_argument when
   /// `frame.states` does not hold one state per node, std::runtime_error on a write error.
   void on_frame(const solvers::Frame& frame) override;
+
+  /// Restart into the directory of the run a checkpoint belongs to: the size in bytes of `file`
+  /// that keeps its header and its first `rows` rows (truncate it to that with
+  /// std::filesystem::resize_file). Row `rows` must be at time `last_t` (its first field, read
+  /// back exactly). Throws std::runtime_error naming the file when it has fewer rows or another
+  /// time there: then these are not that run's results.
+  [[nodiscard]] static std::uintmax_t size_keeping_rows(const std::filesystem::path& file, long rows,
+                                                        double last_t);
 
   /// Header line of sensors.csv for `model` (sensor names quoted as CSV requires).
   [[nodiscard]] static std::string sensors_header(const fem::Model& model);

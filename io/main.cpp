@@ -24,6 +24,12 @@ examples:
   catena run cases/bathe-pendulum/model.yaml --out runs/newmark --set analysis.integrator=newmark
   catena run model.yaml --set L=12 --set analysis.dt=1e-3 -- -pc_factor_mat_solver_type umfpack
   mpirun -n 2 catena run model.yaml --quiet
+  catena run model.yaml --checkpoint-every 100       (checkpoint_<step>.ckpt in the output directory)
+  catena run model.yaml --restart out/model/checkpoint_000300.ckpt
+                      continue from step 300 into the same directory (later rows and frames replaced)
+
+exit codes: 0 done, 2 bad input, 3 solver failure, 130 SIGINT, 143 SIGTERM (a checkpoint is
+written at the stop when checkpoints are on; continue with --restart)
 
 options)";
 
@@ -51,6 +57,9 @@ int main(int argc, char** argv) {
       "set,s", po::value<std::vector<std::string>>()->composing(),
       "override a parameter (--set L=12) or any scalar by dotted path (--set analysis.dt=0.5); repeatable")(
       "output-every", po::value<int>(), "write VTK and CSV rows every N steps (overrides analysis.output_every)")(
+      "checkpoint-every", po::value<int>(),
+      "write a checkpoint every N steps (overrides output.checkpoint_every; 0: none)")(
+      "restart", po::value<std::string>(), "continue the run from checkpoint FILE (same model and --set)")(
       "quiet,q", "no progress output");
   po::options_description hidden;
   hidden.add_options()("command", po::value<std::string>())("model", po::value<std::string>());
@@ -87,6 +96,14 @@ int main(int argc, char** argv) {
   if (vm.count("out")) options.out = vm["out"].as<std::string>();
   if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
   if (vm.count("output-every")) options.output_every = vm["output-every"].as<int>();
+  if (vm.count("checkpoint-every")) options.checkpoint_every = vm["checkpoint-every"].as<int>();
+  if (vm.count("restart")) {
+    if (command != "run") {
+      std::cerr << "catena " << command << ": --restart applies to run only\n";
+      return catena::io::exit_bad_input;
+    }
+    options.restart = vm["restart"].as<std::string>();
+  }
   options.quiet = vm.count("quiet") > 0;
 
   int petsc_argc = static_cast<int>(petsc_argv.size());

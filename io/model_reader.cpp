@@ -157,6 +157,7 @@ class ModelBuilder {
     read_loads();
     read_beam_loads();
     read_analysis();
+    read_output();
     read_sensors();
     apply_initial_velocity();
     apply_planar();
@@ -1060,6 +1061,15 @@ class ModelBuilder {
         eq->fail("expected initial_equilibrium only in a dynamic analysis (a static analysis is an equilibrium "
                  "already); found true");
     }
+  }
+
+  void read_output() {
+    const auto c = root_.find("output");
+    if (!c) return;
+    c->expect_map("output options {checkpoint_every}");
+    c->check_keys(schema::output);
+    if (const auto n = c->find("checkpoint_every"))
+      model_.analysis.checkpoint_every = read_integer(*n, parameters_, "steps between checkpoints", 0);
   }
 
   // ---- sensors ----

@@ -22,7 +22,9 @@ void ProgressReporter::on_progress(const solvers::Progress& p) {
   if (p.wall_seconds - last_print_ < interval && !last) return;
   last_print_ = p.wall_seconds;
   const double fraction = p.t_end > 0 ? p.t / p.t_end : 1.0;
-  const double eta = fraction > 0 ? p.wall_seconds * (1.0 - fraction) / fraction : 0.0;
+  // The rate of this process (a restarted run started at t_start, not at 0).
+  const double done_here = p.t_end > p.t_start ? (p.t - p.t_start) / (p.t_end - p.t_start) : 1.0;
+  const double eta = done_here > 0 ? p.wall_seconds * (1.0 - done_here) / done_here : 0.0;
   if (terminal_) {
     std::fprintf(stderr, "\r  t = %.6g / %.6g s  step %ld  newton %d  %5.1f%%  elapsed %.1f s  eta %.1f s   ", p.t,
                  p.t_end, p.step, p.newton_iterations, 100.0 * fraction, p.wall_seconds, eta);

@@ -32,6 +32,9 @@ class ObserverFanOut final : public solvers::Observer {
   void on_progress(const solvers::Progress& p) override {
     for (auto* o : observers_) o->on_progress(p);
   }
+  void on_checkpoint(const solvers::IntegratorState& s) override {
+    for (auto* o : observers_) o->on_checkpoint(s);
+  }
 
  private:
   std::vector<solvers::Observer*> observers_;

@@ -84,6 +84,8 @@ std::string summary_json(const SummaryData& d) {
   o.add("solve_seconds", json_number(d.solve_seconds));
   o.add("t_reached", json_number(d.t_reached));
   o.add("max_energy_drift", json_number(d.max_energy_drift));
+  if (!d.checkpoint.empty()) o.add("checkpoint", json_string(d.checkpoint));
+  if (!d.restarted_from.empty()) o.add("restarted_from", json_string(d.restarted_from));
   for (const auto& [name, value] : d.extra) o.add(name, json_number(value));
   return o.finish();
 }

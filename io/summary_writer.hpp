@@ -1,6 +1,7 @@
 #pragma once
 /// summary.json: what a run did, in one flat JSON object (one key per field below, in this order,
-/// then the `extra` entries as further keys). Strings are JSON-escaped, doubles written with 17
+/// the optional `checkpoint` and `restarted_from` only when set, then the `extra` entries as
+/// further keys). Strings are JSON-escaped, doubles written with 17
 /// significant digits, NaN and infinities as null.
 #include <filesystem>
 #include <string>
@@ -31,6 +32,11 @@ struct SummaryData {
   double solve_seconds = 0.0;
   double t_reached = 0.0;         ///< [s]
   double max_energy_drift = 0.0;  ///< max |balance − balance(t = 0)| over the frames [J]
+  /// The last checkpoint written (`output.checkpoint_every`), the one to pass to --restart; the
+  /// key `checkpoint` is written only when there is one.
+  std::string checkpoint;
+  /// The checkpoint this run continued (--restart); the key `restarted_from` only when set.
+  std::string restarted_from;
   /// Further named figures (solver specific); each name must differ from the fields above.
   std::vector<std::pair<std::string, double>> extra;
 };

@@ -19,6 +19,9 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -105,6 +108,9 @@ struct VtkWriter::Impl {
   std::vector<ElementPoint> element_points;
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   std::vector<PvdEntry> entries;
+  /// Index of the first frame this writer wrote or kept (a restart into a new directory
+  /// continues the numbering of the run it continues).
+  long first_index = 0;
 
   void build_topology();
   void build_constant_point_arrays();
@@ -325,7 +331,7 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   grid->Modified();
 
   // The .vtu goes under a temporary name first, so the index never lists a partial file.
-  const std::string name = frame_file_name(static_cast<long>(entries.size()));
+  const std::string name = frame_file_name(first_index + static_cast<long>(entries.size()));
   const fs::path file = directory / name;
   fs::path tmp = file;
   tmp += ".tmp";
@@ -371,7 +377,57 @@ VtkWriter& VtkWriter::operator=(VtkWriter&&) noexcept = default;
 
 void VtkWriter::on_frame(const solvers::Frame& frame) { impl_->write(frame); }
 
-long VtkWriter::n_frames() const { return static_cast<long>(impl_->entries.size()); }
+long VtkWriter::n_frames() const { return impl_->first_index + static_cast<long>(impl_->entries.size()); }
+
+namespace {
+
+/// The value of attribute `name` in one XML element's text, if present.
+std::optional<std::string> xml_attribute(std::string_view element, std::string_view name) {
+  const std::string key = " " + std::string(name) + "=\"";
+  const std::size_t at = element.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::size_t first = at + key.size();
+  const std::size_t last = element.find('"', first);
+  if (last == std::string_view::npos) return std::nullopt;
+  return std::string(element.substr(first, last - first));
+}
+
+}  // namespace
+
+void VtkWriter::resume(long frames, double last_frame_t) {
+  Impl& m = *impl_;
+  const fs::path index = m.directory / index_file_name;
+  std::error_code ec;
+  if (!fs::exists(index, ec)) {
+    // A new directory: the continuation only, numbered on from the run it continues.
+    m.entries.clear();
+    m.first_index = frames;
+    return;
+  }
+  std::ifstream in(index);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string pvd = text.str();
+  std::vector<PvdEntry> entries;
+  for (std::size_t at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1)) {
+    const std::string_view element = std::string_view(pvd).substr(at, pvd.find('>', at) - at);
+    const auto t = xml_attribute(element, "timestep");
+    const auto file = xml_attribute(element, "file");
+    if (!t || !file) throw std::runtime_error(index.string() + ": a DataSet without timestep or file; cannot continue it");
+    entries.push_back({std::strtod(t->c_str(), nullptr), *file});
+  }
+  if (static_cast<long>(entries.size()) < frames || frames < 1 || entries[static_cast<std::size_t>(frames - 1)].t != last_frame_t)
+    throw std::runtime_error(index.string() + ": lists " + std::to_string(entries.size()) +
+                             " frames, the checkpoint expects at least " + std::to_string(frames) + " with the last at t = " +
+                             format_double(last_frame_t) + "; these are not the results of the run the checkpoint "
+                             "belongs to (write the continuation to another --out directory)");
+  // Frames after the checkpoint belong to the results the continuation replaces.
+  for (std::size_t i = static_cast<std::size_t>(frames); i < entries.size(); ++i) fs::remove(m.directory / entries[i].file, ec);
+  entries.resize(static_cast<std::size_t>(frames));
+  m.entries = std::move(entries);
+  m.first_index = 0;
+  replace_file_atomically(index, pvd_text(m.entries));
+}
 
 const fs::path& VtkWriter::directory() const { return impl_->directory; }
 

@@ -59,6 +59,14 @@ class VtkWriter final : public solvers::Observer {
   /// be written.
   void on_frame(const solvers::Frame& frame) override;
 
+  /// Restart (`catena run --restart`), before the first frame: continue after frame
+  /// `frames − 1` of the run a checkpoint belongs to, whose time is `last_frame_t`. When the
+  /// directory has a results.pvd (the run's own directory), its entries after that frame and
+  /// their files are removed and the numbering continues; without one (a new directory), the
+  /// index lists the continuation only, numbered from `frames`. Throws std::runtime_error when
+  /// the results.pvd found has fewer frames or another time at that frame.
+  void resume(long frames, double last_frame_t);
+
   /// Number of frames written so far (the counter of the next file).
   [[nodiscard]] long n_frames() const;
   [[nodiscard]] const std::filesystem::path& directory() const;

@@ -31,17 +31,23 @@ struct Frame {
 /// Progress of a long run, after every nominal step.
 struct Progress {
   double t = 0.0;
+  double t_start = 0.0;  ///< where this process started (0, or the checkpoint's time on --restart)
   double t_end = 0.0;
   long step = 0;
   int newton_iterations = 0;  ///< of the last time element
   double wall_seconds = 0.0;
 };
 
+struct IntegratorState;  // solvers/time_integrator.hpp
+
 class Observer {
  public:
   virtual ~Observer() = default;
   virtual void on_frame(const Frame&) {}
   virtual void on_progress(const Progress&) {}
+  /// Every `analysis.checkpoint_every` nominal steps (and when a run is interrupted, if that is
+  /// set): everything needed to continue the run bit for bit (io/checkpoint.hpp writes it).
+  virtual void on_checkpoint(const IntegratorState&) {}
 };
 
 }  // namespace catena::solvers

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <span>
+#include <stdexcept>
 
 namespace catena::solvers {
 
@@ -281,7 +283,66 @@ void TimeIntegrator::collect_factorization_counts() {
   stats_.solve_seconds = now.solve_seconds - log_at_start_.solve_seconds;
 }
 
-RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop) {
+IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int successes) const {
+  IntegratorState st;
+  st.t = t;
+  st.step = step;
+  st.h = h;
+  st.successes = successes;
+  st.frames = frames_;
+  st.last_frame_step = last_frame_step_;
+  st.last_frame_t = last_frame_t_;
+  st.balance0 = balance0_;
+  st.states = states_;
+  st.work = work_;
+  st.last_increment = last_increment_;
+  st.last_increment_h = last_increment_h_;
+  st.element_history.resize(model_->elements.size());
+  for (std::size_t e = 0; e < model_->elements.size(); ++e) model_->elements[e]->save_history(st.element_history[e]);
+  st.steps = stats_.steps;
+  st.equilibrium_increments = stats_.equilibrium_increments;
+  st.cut_steps = stats_.cut_steps;
+  st.newton_iterations = stats_.newton_iterations;
+  st.residual_evaluations = carried_.residual_evaluations + newton_.counters().residual_evaluations;
+  st.jacobian_evaluations = carried_.jacobian_evaluations + newton_.counters().jacobian_evaluations;
+  st.numeric_factorizations = carried_.numeric_factorizations + (read_petsc_log().numeric - log_at_start_.numeric);
+  st.max_energy_drift = stats_.max_energy_drift;
+  return st;
+}
+
+void TimeIntegrator::restore(const IntegratorState& st) {
+  if (st.states.size() != states_.size() || st.element_history.size() != model_->elements.size())
+    throw std::invalid_argument("the saved state has " + std::to_string(st.states.size()) + " nodes and " +
+                                std::to_string(st.element_history.size()) + " elements, the model " +
+                                std::to_string(states_.size()) + " and " + std::to_string(model_->elements.size()));
+  states_ = st.states;
+  work_ = st.work;
+  last_increment_ = st.last_increment;
+  last_increment_h_ = st.last_increment_h;
+  for (std::size_t e = 0; e < model_->elements.size(); ++e) {
+    std::span<const double> history = st.element_history[e];
+    model_->elements[e]->restore_history(history);
+    if (!history.empty())
+      throw std::invalid_argument("element '" + model_->elements[e]->name() + "': the saved history has " +
+                                  std::to_string(st.element_history[e].size()) + " values, " +
+                                  std::to_string(history.size()) + " more than the element reads");
+  }
+  frames_ = st.frames;
+  last_frame_step_ = st.last_frame_step;
+  last_frame_t_ = st.last_frame_t;
+  balance0_ = st.balance0;
+  stats_.steps = st.steps;
+  stats_.equilibrium_increments = st.equilibrium_increments;
+  stats_.cut_steps = st.cut_steps;
+  stats_.newton_iterations = st.newton_iterations;
+  stats_.max_energy_drift = st.max_energy_drift;
+  carried_ = IntegratorState{};
+  carried_.residual_evaluations = st.residual_evaluations;
+  carried_.jacobian_evaluations = st.jacobian_evaluations;
+  carried_.numeric_factorizations = st.numeric_factorizations;
+}
+
+RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
   const auto start = std::chrono::steady_clock::now();
   const fem::AnalysisSettings& a = model_->analysis;
   const double dt_min = a.dt_min > 0 ? a.dt_min : a.dt / 1024.0;
@@ -289,19 +350,42 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   const assembly::VecHandle u = tableau_->create_vector();
 
   double t = 0.0;
-  check_redundancy(u);
-  if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) solve_equilibrium(u, 0.0, 1.0);
-  const EnergyRecord e0 = energy(0.0);
-  auto emit = [&](long step, const EnergyRecord& e) {
-    if (rank_ == 0) observer.on_frame(Frame{t, step, model_, states_, e});
-  };
-  emit(0, e0);
-
   double h_cur = a.dt;
   int successes = 0;
   long step = 0;
-  long last_frame = 0;
-  for (long k = 1; k <= n_steps; ++k) {
+  auto emit = [&](long frame_step, const EnergyRecord& e) {
+    if (rank_ == 0) observer.on_frame(Frame{t, frame_step, model_, states_, e});
+  };
+  if (resume) {
+    // Continue between two nominal steps exactly where the checkpoint left off: same state, same
+    // step size control, same counters. Its frame is already written.
+    restore(*resume);
+    t = resume->t;
+    step = resume->step;
+    h_cur = resume->h;
+    successes = resume->successes;
+  } else {
+    check_redundancy(u);
+    if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) solve_equilibrium(u, 0.0, 1.0);
+    const EnergyRecord e0 = energy(0.0);
+    balance0_ = e0.balance();
+    emit(0, e0);
+    frames_ = 1;
+    last_frame_step_ = 0;
+    last_frame_t_ = 0.0;
+  }
+  const double t_start = t;
+  // The finishing figures: this process's counts plus those of the run it continues.
+  auto finish_statistics = [&] {
+    collect_factorization_counts();
+    stats_.numeric_factorizations += carried_.numeric_factorizations;
+    stats_.newton = newton_.counters();
+    stats_.newton.residual_evaluations += carried_.residual_evaluations;
+    stats_.newton.jacobian_evaluations += carried_.jacobian_evaluations;
+    stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+
+  for (long k = step + 1; k <= n_steps; ++k) {
     const double t_target = std::min(static_cast<double>(k) * a.dt, a.t_end);
     int iterations = 0;
     while (t < t_target) {
@@ -324,10 +408,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
             msg += format(", |R| = %.3g; largest entry %.3g in ", rep.residual_norm, rep.largest_residual) +
                    rep.largest_owner;
           msg += format("; step cut down to %.3g s < dt_min = %.3g s", h, dt_min);
-          if (last_frame != step) emit(step, energy(t));
-          collect_factorization_counts();
-          stats_.newton = newton_.counters();
-          stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          if (last_frame_step_ != step) emit(step, energy(t));
+          finish_statistics();
           throw SolverFailure(msg, t);
         }
         continue;
@@ -345,17 +427,24 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     // A static load path is sampled at its increments, so its balance is no conservation law.
     stats_.max_energy_drift = a.type == fem::AnalysisType::Static
                                   ? std::numeric_limits<double>::quiet_NaN()
-                                  : std::max(stats_.max_energy_drift, std::abs(e.balance() - e0.balance()));
+                                  : std::max(stats_.max_energy_drift, std::abs(e.balance() - balance0_));
     // Every rank must agree to stop after the same step.
     int stop_local = (stop && stop->load()) ? 1 : 0, stop_any = 0;
     MPI_Allreduce(&stop_local, &stop_any, 1, MPI_INT, MPI_MAX, tableau_->comm());
     const bool stopping = stop_any != 0;
-    if (k % a.output_every == 0 || k == n_steps || stopping) {
-      emit(step, e);
-      last_frame = step;
+    const bool on_grid = k % a.output_every == 0 || k == n_steps;
+    if (on_grid || stopping) emit(step, e);
+    if (on_grid) {
+      ++frames_;
+      last_frame_step_ = step;
+      last_frame_t_ = t;
     }
+    // Checkpoints between steps (none after the last: the run is complete); also when stopping,
+    // so that an interrupted run can be resumed.
+    const bool checkpoint = a.checkpoint_every > 0 && k < n_steps && (k % a.checkpoint_every == 0 || stopping);
+    if (checkpoint && rank_ == 0) observer.on_checkpoint(snapshot(t, step, h_cur, successes));
     if (rank_ == 0)
-      observer.on_progress(Progress{t, a.t_end, step, iterations,
+      observer.on_progress(Progress{t, t_start, a.t_end, step, iterations,
                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
     if (stopping) {
       stats_.interrupted = true;
@@ -363,9 +452,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     }
   }
   stats_.t_reached = t;
-  collect_factorization_counts();
-  stats_.newton = newton_.counters();
-  stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  finish_statistics();
   return stats_;
 }
 

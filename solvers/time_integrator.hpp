@@ -15,6 +15,7 @@
 #include "solvers/observer.hpp"
 
 #include <atomic>
+#include <vector>
 #include <stdexcept>
 
 namespace catena::solvers {
@@ -45,6 +46,38 @@ struct RunStatistics {
   bool interrupted = false;
 };
 
+/// A run between two nominal steps, complete enough to continue it bit for bit in another process
+/// (a checkpoint, io/checkpoint.hpp): the integrator's own state, every node state, every
+/// element's history (`fem::Element::save_history`) and the counters that an uninterrupted run
+/// would carry on.
+struct IntegratorState {
+  double t = 0.0;
+  long step = 0;        ///< nominal steps completed
+  double h = 0.0;       ///< step size control: the current (possibly cut) step [s]
+  int successes = 0;    ///< step size control: converged sub-steps since the last cut or doubling
+  /// Frames an uninterrupted run has written up to here (t = 0, the output grid; not the extra
+  /// frame of an interruption), the step and time of the last of them.
+  long frames = 0;
+  long last_frame_step = 0;
+  double last_frame_t = 0.0;
+  double balance0 = 0.0;  ///< energy balance at t = 0, the reference of max_energy_drift
+  std::vector<fem::NodeState> states;
+  fem::StepWork work;  ///< accumulated from t = 0
+  /// Static analyses: the secant predictor's last increment per node (Δx, φ) and its size.
+  std::vector<Eigen::Matrix<double, 6, 1>> last_increment;
+  double last_increment_h = 0.0;
+  std::vector<std::vector<double>> element_history;  ///< one entry per model element
+  // Counters carried over, so that summary.json adds up as for an uninterrupted run.
+  long steps = 0;
+  long equilibrium_increments = 0;
+  long cut_steps = 0;
+  long newton_iterations = 0;
+  long residual_evaluations = 0;
+  long jacobian_evaluations = 0;
+  long numeric_factorizations = 0;
+  double max_energy_drift = 0.0;
+};
+
 /// Counts and times of the sparse factorizations, from PETSc's event log.
 struct LinearAlgebraLog {
   long symbolic = 0;
@@ -60,8 +93,13 @@ class TimeIntegrator {
 
   /// Runs from the model's initial state to t_end. Observers are called on rank 0 only.
   /// `stop` (may be null) is polled between steps: when set, the run ends after the current
-  /// step with a last frame and `interrupted = true`.
-  RunStatistics run(Observer& observer, const std::atomic<bool>* stop = nullptr);
+  /// step with a last frame and `interrupted = true` (and a checkpoint when
+  /// `analysis.checkpoint_every` is set). `resume` (may be null): continue from that state
+  /// (a checkpoint of this model) instead of t = 0; no frame is emitted for its time, which the
+  /// interrupted run wrote already. Throws std::invalid_argument when `resume` does not fit the
+  /// model (node or element count, an element's history).
+  RunStatistics run(Observer& observer, const std::atomic<bool>* stop = nullptr,
+                    const IntegratorState* resume = nullptr);
 
   [[nodiscard]] const RunStatistics& statistics() const { return stats_; }
   [[nodiscard]] std::span<const fem::NodeState> states() const { return states_; }
@@ -88,6 +126,10 @@ class TimeIntegrator {
   void relax_mechanism(Vec u);
   [[nodiscard]] EnergyRecord energy(double t) const;
   void collect_factorization_counts();
+  /// The state after nominal step `step` at t (io writes it as a checkpoint).
+  [[nodiscard]] IntegratorState snapshot(double t, long step, double h, int successes) const;
+  /// Takes over the node states, element histories and counters of `state`.
+  void restore(const IntegratorState& state);
 
   fem::Model* model_;
   assembly::Tableau* tableau_;
@@ -100,6 +142,13 @@ class TimeIntegrator {
   double last_increment_h_ = 0.0;
   fem::StepWork work_;
   RunStatistics stats_;
+  /// Counters of the run a resumed one continues (added to this process's PETSc and Newton ones).
+  IntegratorState carried_;
+  /// Frames of the output grid written so far (IntegratorState::frames), the last one's step and t.
+  long frames_ = 0;
+  long last_frame_step_ = 0;
+  double last_frame_t_ = 0.0;
+  double balance0_ = 0.0;
   LinearAlgebraLog log_at_start_;
   int rank_ = 0;
   bool has_multipliers_ = false;  ///< the model has joints (multiplier unknowns)

@@ -1,0 +1,326 @@
+#include "io/checkpoint.hpp"
+
+#include "io/output_directory.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace catena::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view magic = "catena-checkpoint";
+constexpr int format_version = 1;
+
+/// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
+std::string hex(double value) {
+  std::array<char, 40> buffer{};
+  const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::hex);
+  if (ec != std::errc()) throw std::logic_error("checkpoint: buffer too small for a double");
+  return {buffer.data(), end};
+}
+
+/// FNV-1a, 64 bits: a stable hash of the model description (no std::hash, which may differ
+/// between builds).
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(v));
+  return buffer;
+}
+
+/// Reads whitespace-separated tokens of a checkpoint, failing with the file name.
+class Reader {
+ public:
+  Reader(const fs::path& file, std::istream& in) : file_(file), in_(in) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CheckpointError(file_.string() + ": not a readable Catena checkpoint: " + what);
+  }
+  std::string word(std::string_view what) {
+    std::string w;
+    if (!(in_ >> w)) fail("it ends before " + std::string(what) + " (truncated?)");
+    return w;
+  }
+  void keyword(std::string_view expected) {
+    const std::string w = word(expected);
+    if (w != expected) fail("expected '" + std::string(expected) + "', found '" + w + "'");
+  }
+  double real(std::string_view what) {
+    const std::string w = word(what);
+    double v = 0.0;
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v, std::chars_format::hex);
+    if (ec != std::errc() || end != w.data() + w.size()) fail(std::string(what) + ": malformed number '" + w + "'");
+    return v;
+  }
+  long integer(std::string_view what) {
+    const std::string w = word(what);
+    long v = 0;
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+    if (ec != std::errc() || end != w.data() + w.size()) fail(std::string(what) + ": malformed integer '" + w + "'");
+    return v;
+  }
+  std::string rest_of_line() {
+    std::string line;
+    std::getline(in_, line);
+    if (!line.empty() && line.front() == ' ') line.erase(0, 1);
+    return line;
+  }
+  template <class V>
+  void reals(V& v, int n, std::string_view what) {
+    for (int i = 0; i < n; ++i) v[i] = real(what);
+  }
+
+ private:
+  const fs::path& file_;
+  std::istream& in_;
+};
+
+}  // namespace
+
+ModelFingerprint fingerprint(const fem::Model& model, long n_unknowns) {
+  std::string d = "model " + model.name + "\n";
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+    const fem::Node& n = model.nodes[i];
+    d += "node " + n.name + ' ' + std::to_string(static_cast<int>(n.kind));
+    for (int c = 0; c < 3; ++c) d += ' ' + hex(n.reference_position[c]);
+    if (i < model.initial_state.size()) {
+      const fem::NodeState& s = model.initial_state[i];
+      for (int c = 0; c < 3; ++c) d += ' ' + hex(s.position[c]) + ' ' + hex(s.velocity[c]) + ' ' +
+                                       hex(s.angular_velocity[c]);
+      for (const double q : {s.orientation.w(), s.orientation.x(), s.orientation.y(), s.orientation.z()})
+        d += ' ' + hex(q);
+    }
+    d += '\n';
+  }
+  for (const auto& e : model.elements) d += "element " + e->name() + ' ' + std::string(e->kind()) + '\n';
+  for (const fem::BlockInfo& b : model.registry.blocks()) {
+    d += "block " + b.owner + ' ' + b.label + ' ' + std::to_string(static_cast<int>(b.kind)) + ' ' +
+         std::to_string(b.size);
+    for (int c = 0; c < b.size; ++c) d += b.fixed[static_cast<std::size_t>(c)] ? " F" : " f";
+    d += '\n';
+  }
+  d += "gravity " + hex(model.gravity.x()) + ' ' + hex(model.gravity.y()) + ' ' + hex(model.gravity.z()) + '\n';
+  d += "analysis " + std::to_string(static_cast<int>(model.analysis.type)) + ' ' +
+       std::to_string(static_cast<int>(model.analysis.scheme)) + ' ' + hex(model.analysis.dt) + '\n';
+  return ModelFingerprint{model.name, n_unknowns, static_cast<long>(model.nodes.size()),
+                          static_cast<long>(model.elements.size()), fnv1a(d)};
+}
+
+std::string checkpoint_text(const Checkpoint& c) {
+  const solvers::IntegratorState& s = c.state;
+  std::ostringstream o;
+  o << magic << ' ' << format_version << '\n'
+    << "model " << c.model.model_name << '\n'
+    << "fingerprint " << hex64(c.model.hash) << " unknowns " << c.model.unknowns << " nodes " << c.model.nodes
+    << " elements " << c.model.elements << '\n'
+    << "t " << hex(s.t) << " step " << s.step << " h " << hex(s.h) << " successes " << s.successes << '\n'
+    << "frames " << s.frames << " last_frame_step " << s.last_frame_step << " last_frame_t " << hex(s.last_frame_t)
+    << " balance0 " << hex(s.balance0) << '\n'
+    << "work " << hex(s.work.external_work) << ' ' << hex(s.work.dissipated) << '\n'
+    << "counters " << s.steps << ' ' << s.equilibrium_increments << ' ' << s.cut_steps << ' ' << s.newton_iterations
+    << ' ' << s.residual_evaluations << ' ' << s.jacobian_evaluations << ' ' << s.numeric_factorizations << ' '
+    << hex(s.max_energy_drift) << '\n'
+    << "increments " << s.last_increment.size() << ' ' << hex(s.last_increment_h) << '\n';
+  for (const auto& inc : s.last_increment) {
+    for (int k = 0; k < 6; ++k) o << (k ? " " : "") << hex(inc[k]);
+    o << '\n';
+  }
+  for (std::size_t i = 0; i < s.states.size(); ++i) {
+    const fem::NodeState& n = s.states[i];
+    o << "node " << i;
+    for (int k = 0; k < 3; ++k) o << ' ' << hex(n.position[k]);
+    for (int k = 0; k < 3; ++k) o << ' ' << hex(n.velocity[k]);
+    for (const double q : {n.orientation.w(), n.orientation.x(), n.orientation.y(), n.orientation.z()})
+      o << ' ' << hex(q);
+    for (int k = 0; k < 3; ++k) o << ' ' << hex(n.angular_velocity[k]);
+    o << '\n';
+  }
+  for (std::size_t i = 0; i < s.element_history.size(); ++i) {
+    o << "element " << i << ' ' << s.element_history[i].size();
+    for (const double v : s.element_history[i]) o << ' ' << hex(v);
+    o << '\n';
+  }
+  o << "end\n";
+  return o.str();
+}
+
+void write_checkpoint(const fs::path& file, const Checkpoint& checkpoint) {
+  replace_file_atomically(file, checkpoint_text(checkpoint));
+}
+
+Checkpoint read_checkpoint(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw CheckpointError(file.string() + ": cannot open the checkpoint");
+  Reader r(file, in);
+  Checkpoint c;
+  solvers::IntegratorState& s = c.state;
+  if (r.word("the header") != magic) r.fail("it does not start with '" + std::string(magic) + "'");
+  if (const long v = r.integer("the format version"); v != format_version)
+    r.fail("format version " + std::to_string(v) + ", this catena reads version " + std::to_string(format_version));
+  r.keyword("model");
+  c.model.model_name = r.rest_of_line();
+  r.keyword("fingerprint");
+  const std::string h = r.word("the fingerprint");
+  std::uint64_t hash = 0;
+  if (const auto [end, ec] = std::from_chars(h.data(), h.data() + h.size(), hash, 16);
+      ec != std::errc() || end != h.data() + h.size())
+    r.fail("malformed fingerprint '" + h + "'");
+  c.model.hash = hash;
+  r.keyword("unknowns");
+  c.model.unknowns = r.integer("unknowns");
+  r.keyword("nodes");
+  c.model.nodes = r.integer("nodes");
+  r.keyword("elements");
+  c.model.elements = r.integer("elements");
+  if (c.model.nodes < 0 || c.model.elements < 0) r.fail("negative node or element count");
+  r.keyword("t");
+  s.t = r.real("t");
+  r.keyword("step");
+  s.step = r.integer("step");
+  r.keyword("h");
+  s.h = r.real("h");
+  r.keyword("successes");
+  s.successes = static_cast<int>(r.integer("successes"));
+  r.keyword("frames");
+  s.frames = r.integer("frames");
+  r.keyword("last_frame_step");
+  s.last_frame_step = r.integer("last_frame_step");
+  r.keyword("last_frame_t");
+  s.last_frame_t = r.real("last_frame_t");
+  r.keyword("balance0");
+  s.balance0 = r.real("balance0");
+  r.keyword("work");
+  s.work.external_work = r.real("external work");
+  s.work.dissipated = r.real("dissipated energy");
+  r.keyword("counters");
+  s.steps = r.integer("steps");
+  s.equilibrium_increments = r.integer("equilibrium increments");
+  s.cut_steps = r.integer("cut steps");
+  s.newton_iterations = r.integer("Newton iterations");
+  s.residual_evaluations = r.integer("residual evaluations");
+  s.jacobian_evaluations = r.integer("Jacobian evaluations");
+  s.numeric_factorizations = r.integer("numeric factorizations");
+  s.max_energy_drift = r.real("max energy drift");
+  r.keyword("increments");
+  const long n_increments = r.integer("the increment count");
+  if (n_increments != 0 && n_increments != c.model.nodes) r.fail("increments for " + std::to_string(n_increments) +
+                                                                  " nodes, the checkpoint has " +
+                                                                  std::to_string(c.model.nodes));
+  s.last_increment_h = r.real("the increment size");
+  s.last_increment.resize(static_cast<std::size_t>(n_increments));
+  for (auto& inc : s.last_increment) r.reals(inc, 6, "an increment");
+  s.states.resize(static_cast<std::size_t>(c.model.nodes));
+  for (std::size_t i = 0; i < s.states.size(); ++i) {
+    r.keyword("node");
+    if (r.integer("the node index") != static_cast<long>(i)) r.fail("node " + std::to_string(i) + " out of order");
+    fem::NodeState& n = s.states[i];
+    r.reals(n.position, 3, "a position");
+    r.reals(n.velocity, 3, "a velocity");
+    n.orientation.w() = r.real("an orientation");
+    n.orientation.x() = r.real("an orientation");
+    n.orientation.y() = r.real("an orientation");
+    n.orientation.z() = r.real("an orientation");
+    r.reals(n.angular_velocity, 3, "an angular velocity");
+  }
+  s.element_history.resize(static_cast<std::size_t>(c.model.elements));
+  for (std::size_t i = 0; i < s.element_history.size(); ++i) {
+    r.keyword("element");
+    if (r.integer("the element index") != static_cast<long>(i))
+      r.fail("element " + std::to_string(i) + " out of order");
+    const long n = r.integer("the history size");
+    if (n < 0 || n > 4096) r.fail("element " + std::to_string(i) + ": history size " + std::to_string(n));
+    s.element_history[i].resize(static_cast<std::size_t>(n));
+    r.reals(s.element_history[i], static_cast<int>(n), "an element history");
+  }
+  r.keyword("end");
+  return c;
+}
+
+void check_same_model(const Checkpoint& checkpoint, const ModelFingerprint& current, const fs::path& file) {
+  const ModelFingerprint& saved = checkpoint.model;
+  auto describe = [](const ModelFingerprint& m) {
+    return "model '" + m.model_name + "' (" + std::to_string(m.unknowns) + " unknowns, " + std::to_string(m.nodes) +
+           " nodes, " + std::to_string(m.elements) + " elements)";
+  };
+  if (saved.model_name != current.model_name || saved.unknowns != current.unknowns || saved.nodes != current.nodes ||
+      saved.elements != current.elements)
+    throw CheckpointError(file.string() + ": this checkpoint was written by " + describe(saved) +
+                          ", not by this " + describe(current) + "; restart with the model that wrote it");
+  if (saved.hash != current.hash)
+    throw CheckpointError(file.string() + ": this checkpoint was written by " + describe(saved) +
+                          " as it was then; the model has changed since (nodes, initial state, elements, supports, "
+                          "gravity, analysis type, integrator or dt differ; fingerprint " + hex64(saved.hash) +
+                          ", now " + hex64(current.hash) + "); restart with the model that wrote it");
+}
+
+CheckpointWriter::CheckpointWriter(fs::path directory, ModelFingerprint model)
+    : directory_(std::move(directory)), model_(std::move(model)) {}
+
+std::string CheckpointWriter::file_name(long step) {
+  char name[48];
+  std::snprintf(name, sizeof name, "checkpoint_%06ld.ckpt", step);
+  return name;
+}
+
+std::optional<long> CheckpointWriter::step_of(const std::string& name) {
+  constexpr std::string_view prefix = "checkpoint_", suffix = ".ckpt";
+  if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix))
+    return std::nullopt;
+  const char* first = name.data() + prefix.size();
+  const char* last = name.data() + name.size() - suffix.size();
+  long step = 0;
+  const auto [end, ec] = std::from_chars(first, last, step);
+  if (ec != std::errc() || end != last) return std::nullopt;
+  return step;
+}
+
+namespace {
+
+/// The checkpoint files of a directory with their steps, in ascending order of step.
+std::vector<std::pair<long, fs::path>> checkpoint_files(const fs::path& directory) {
+  std::vector<std::pair<long, fs::path>> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(directory, ec))
+    if (const auto step = CheckpointWriter::step_of(entry.path().filename().string()))
+      files.emplace_back(*step, entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+void CheckpointWriter::on_checkpoint(const solvers::IntegratorState& state) {
+  const fs::path file = directory_ / file_name(state.step);
+  write_checkpoint(file, Checkpoint{model_, state});
+  last_written_ = file;
+  // Keep the newest few up to this step: enough to go back past a step that went wrong, without
+  // filling the disk on a long run.
+  std::vector<std::pair<long, fs::path>> files = checkpoint_files(directory_);
+  std::erase_if(files, [&](const auto& f) { return f.first > state.step; });
+  std::error_code ec;
+  for (std::size_t i = 0; i + files_kept < files.size(); ++i) fs::remove(files[i].second, ec);
+}
+
+void CheckpointWriter::remove_after(const fs::path& directory, long step) {
+  std::error_code ec;
+  for (const auto& [s, file] : checkpoint_files(directory))
+    if (s > step) fs::remove(file, ec);
+}
+
+}  // namespace catena::io

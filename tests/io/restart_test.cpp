@@ -1,0 +1,425 @@
+// Long runs: checkpoints, `catena run --restart`, SIGTERM. A run continued from a checkpoint must
+// give the results of an uninterrupted one (energy.csv, sensors.csv, the VTK frames, the counters
+// of summary.json), whether it continues in its own directory or writes the continuation to a new
+// one; a checkpoint of another model is refused; SIGTERM leaves readable files, exit 143 and a
+// checkpoint to continue from.
+#include "io/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vtkDataArray.h>
+#include <vtkFieldData.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace catena::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string source(const std::string& rel) { return std::string(CATENA_SOURCE_DIR) + "/" + rel; }
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("catena_restart_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+struct Result {
+  int code;
+  std::string output;
+};
+
+/// Runs the catena CLI with `args` (a vector: no shell quoting), waits, returns exit code and output.
+Result run(const std::vector<std::string>& args) {
+  const fs::path log = fs::temp_directory_path() / ("catena_restart_" + std::to_string(::getpid()) + ".log");
+  std::string cmd = CATENA_EXECUTABLE;
+  for (const std::string& a : args) cmd += " '" + a + "'";
+  cmd += " > '" + log.string() + "' 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(log);
+  std::stringstream s;
+  s << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, s.str()};
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A CSV file as numbers: every row after the header, each field parsed in full (a field that is
+/// not a number fails the test).
+std::vector<std::vector<double>> read_csv(const fs::path& file) {
+  std::ifstream in(file);
+  EXPECT_TRUE(in) << file;
+  std::string line;
+  std::getline(in, line);  // header
+  const auto columns = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',') + 1);
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream fields(line);
+    std::string field;
+    while (std::getline(fields, field, ',')) {
+      char* end = nullptr;
+      row.push_back(std::strtod(field.c_str(), &end));
+      EXPECT_EQ(*end, '\0') << file << ": '" << field << "' in '" << line << "'";
+    }
+    EXPECT_EQ(row.size(), columns) << file << ": " << line;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+/// Largest difference between two tables of the same shape, relative to each column's largest
+/// magnitude (a column of zeros compares absolutely).
+double max_relative_difference(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  if (a.empty() || a.size() != b.size()) return INFINITY;
+  double worst = 0.0;
+  for (std::size_t c = 0; c < a[0].size(); ++c) {
+    double scale = 0.0;
+    for (const auto& row : a) scale = std::max(scale, std::abs(row[c]));
+    for (std::size_t r = 0; r < a.size(); ++r)
+      worst = std::max(worst, std::abs(a[r][c] - b[r][c]) / (scale > 0.0 ? scale : 1.0));
+  }
+  return worst;
+}
+
+/// The last `n` rows of a table.
+std::vector<std::vector<double>> last_rows(const std::vector<std::vector<double>>& rows, std::size_t n) {
+  return {rows.end() - static_cast<std::ptrdiff_t>(std::min(n, rows.size())), rows.end()};
+}
+
+/// The entries (time, file) of a results.pvd; fails the test when one is malformed.
+std::vector<std::pair<double, std::string>> read_pvd(const fs::path& file) {
+  const std::string text = read_text(file);
+  EXPECT_NE(text.find("<VTKFile type=\"Collection\""), std::string::npos) << file;
+  EXPECT_NE(text.find("</Collection>"), std::string::npos) << file;
+  std::vector<std::pair<double, std::string>> entries;
+  for (std::size_t at = text.find("<DataSet"); at != std::string::npos; at = text.find("<DataSet", at + 1)) {
+    const std::size_t t = text.find("timestep=\"", at) + 10;
+    const std::size_t f = text.find("file=\"", at) + 6;
+    entries.emplace_back(std::strtod(text.c_str() + t, nullptr), text.substr(f, text.find('"', f) - f));
+  }
+  return entries;
+}
+
+/// A .vtu read back with VTK's XML reader.
+vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& file) {
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
+  EXPECT_GT(grid->GetNumberOfPoints(), 0) << file;
+  return grid;
+}
+
+/// Largest absolute difference of the points and of every point array of two frames.
+double max_frame_difference(const fs::path& a_file, const fs::path& b_file) {
+  const auto a = read_vtu(a_file), b = read_vtu(b_file);
+  if (a->GetNumberOfPoints() != b->GetNumberOfPoints()) return INFINITY;
+  double worst = 0.0;
+  for (vtkIdType i = 0; i < a->GetNumberOfPoints(); ++i)
+    for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a->GetPoint(i)[c] - b->GetPoint(i)[c]));
+  for (int k = 0; k < a->GetPointData()->GetNumberOfArrays(); ++k) {
+    vtkDataArray* x = a->GetPointData()->GetArray(k);
+    vtkDataArray* y = b->GetPointData()->GetArray(x->GetName());
+    if (!y || y->GetNumberOfValues() != x->GetNumberOfValues()) return INFINITY;
+    for (vtkIdType v = 0; v < x->GetNumberOfValues(); ++v)
+      worst = std::max(worst, std::abs(x->GetVariantValue(v).ToDouble() - y->GetVariantValue(v).ToDouble()));
+  }
+  return worst;
+}
+
+/// Value of a string key of summary.json ("" when absent).
+std::string summary_value(const fs::path& dir, const std::string& key) {
+  const std::string text = read_text(dir / "summary.json");
+  const std::size_t at = text.find("\"" + key + "\": ");
+  if (at == std::string::npos) return "";
+  const std::size_t first = at + key.size() + 4;
+  const std::size_t last = text.find_first_of(",\n", first);
+  std::string value = text.substr(first, last - first);
+  if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+  return value;
+}
+
+/// Asserts that `restarted` holds the results of `reference` (same directory layout): CSV rows
+/// (the last `rows` of the reference when `rows` > 0, all otherwise), the last VTK frame and the
+/// counters of summary.json. Prints the measured differences.
+void expect_same_results(const fs::path& reference, const fs::path& restarted, std::size_t rows = 0) {
+  for (const char* name : {"energy.csv", "sensors.csv"}) {
+    const auto ref = read_csv(reference / name), got = read_csv(restarted / name);
+    const double diff = max_relative_difference(rows ? last_rows(ref, rows) : ref, got);
+    std::cout << "  " << restarted.filename().string() << '/' << name << ": " << got.size()
+              << " rows, largest relative difference " << diff << '\n';
+    EXPECT_LE(diff, 1e-12) << name;
+  }
+  const auto ref_pvd = read_pvd(reference / "results.pvd"), got_pvd = read_pvd(restarted / "results.pvd");
+  ASSERT_FALSE(ref_pvd.empty());
+  ASSERT_FALSE(got_pvd.empty());
+  EXPECT_EQ(got_pvd.back(), ref_pvd.back());
+  if (rows == 0) {
+    EXPECT_EQ(got_pvd, ref_pvd);
+  }
+  const double frame = max_frame_difference(reference / ref_pvd.back().second, restarted / got_pvd.back().second);
+  std::cout << "  last frame " << got_pvd.back().second << ": largest difference " << frame << '\n';
+  EXPECT_LE(frame, 1e-12);
+  for (const char* key : {"status", "steps", "cut_steps", "newton_iterations", "t_reached", "max_energy_drift"})
+    EXPECT_EQ(summary_value(restarted, key), summary_value(reference, key)) << key;
+}
+
+/// Runs `model` to the end with checkpoints, then continues from checkpoint `step` both in a copy
+/// of the run's directory and into a new one, and compares with the uninterrupted run.
+void check_restart_equivalence(const std::string& name, const std::string& model, std::vector<std::string> settings,
+                               long checkpoint_step) {
+  const fs::path full = fresh_dir(name + "_full"), same = fresh_dir(name + "_same"), fresh = fresh_dir(name + "_new");
+  std::vector<std::string> args{"run", source(model), "--quiet"};
+  args.insert(args.end(), settings.begin(), settings.end());
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> all = args;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  };
+  const Result r = run(with({"--out", full.string()}));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const fs::path checkpoint = full / CheckpointWriter::file_name(checkpoint_step);
+  ASSERT_TRUE(fs::exists(checkpoint)) << r.output;
+
+  // Into the run's own directory: rows and frames after the checkpoint are replaced.
+  fs::copy(full, same, fs::copy_options::recursive);
+  const Result s = run(with({"--out", same.string(), "--restart", checkpoint.string()}));
+  ASSERT_EQ(s.code, 0) << s.output;
+  expect_same_results(full, same);
+  EXPECT_EQ(summary_value(same, "restarted_from"), checkpoint.string());
+
+  // Into a new directory: the continuation only.
+  const Result f = run(with({"--out", fresh.string(), "--restart", checkpoint.string()}));
+  ASSERT_EQ(f.code, 0) << f.output;
+  const Checkpoint c = read_checkpoint(checkpoint);
+  const std::size_t continuation = read_csv(full / "energy.csv").size() - static_cast<std::size_t>(c.state.frames);
+  ASSERT_EQ(read_csv(fresh / "energy.csv").size(), continuation);
+  expect_same_results(full, fresh, continuation);
+  EXPECT_EQ(read_pvd(fresh / "results.pvd").front().second, "results_" + [&] {
+    char index[8];
+    std::snprintf(index, sizeof index, "%05ld", c.state.frames);
+    return std::string(index);
+  }() + ".vtu");
+}
+
+TEST(Restart, RigidBodiesAndJointsContinueAsAnUninterruptedRun) {
+  // Two rigid bodies with offset centres (history: their centre velocities) on revolute joints
+  // (history: relative coordinates, multipliers and their rate), with dampers; 200 steps,
+  // a checkpoint every 40, continued from step 120.
+  check_restart_equivalence("bipendulum", "cases/bipendulum-damped/model.yaml",
+                            {"--set", "analysis.t_end=1", "--output-every", "5", "--checkpoint-every", "40"}, 120);
+}
+
+TEST(Restart, BeamsContinueAsAnUninterruptedRun) {
+  check_restart_equivalence("spaghetti", "cases/flying-spaghetti-2d/model.yaml",
+                            {"--set", "analysis.t_end=3", "--output-every", "2", "--checkpoint-every", "10"}, 20);
+}
+
+TEST(Restart, CheckpointKeyInTheModelFileKeepsTheNewestThree) {
+  const fs::path dir = fresh_dir("key");
+  fs::create_directories(dir);
+  const fs::path model = dir / "model.yaml";
+  {
+    std::ofstream m(model);
+    m << read_text(source("cases/bathe-pendulum/model.yaml")) << "output:\n  checkpoint_every: 2\n";
+  }
+  const Result r = run({"run", model.string(), "--out", (dir / "out").string(), "--set", "analysis.t_end=1", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir / "out"))
+    if (CheckpointWriter::step_of(e.path().filename().string())) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  // 10 steps: checkpoints at 2, 4, 6, 8 (none after the last step); the newest three are kept.
+  EXPECT_EQ(files, (std::vector<std::string>{"checkpoint_000004.ckpt", "checkpoint_000006.ckpt",
+                                             "checkpoint_000008.ckpt"}));
+  EXPECT_EQ(summary_value(dir / "out", "checkpoint"), (dir / "out" / "checkpoint_000008.ckpt").string());
+  // A negative count is refused by the reader with the key named.
+  const Result bad = run({"check", model.string(), "--set", "output.checkpoint_every=-1"});
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("output.checkpoint_every"), std::string::npos) << bad.output;
+}
+
+TEST(Restart, CheckpointOfAnotherModelIsRefused) {
+  const fs::path pendulum = fresh_dir("other_pendulum"), top = fresh_dir("other_top");
+  ASSERT_EQ(run({"run", source("cases/bathe-pendulum/model.yaml"), "--out", pendulum.string(), "--set",
+                 "analysis.t_end=1", "--checkpoint-every", "5", "--quiet"})
+                .code,
+            0);
+  const fs::path checkpoint = pendulum / CheckpointWriter::file_name(5);
+  ASSERT_TRUE(fs::exists(checkpoint));
+  const Result r = run({"run", source("cases/heavy-top/model.yaml"), "--out", top.string(), "--restart",
+                        checkpoint.string(), "--quiet"});
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find(checkpoint.string()), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("written by model 'bathe-pendulum'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("not by this model 'heavy-top'"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(top / "energy.csv"));  // refused before anything is written
+
+  // The same model changed (another dt: another time grid) is refused too.
+  const Result changed = run({"run", source("cases/bathe-pendulum/model.yaml"), "--out", top.string(), "--set",
+                              "analysis.dt=0.05", "--restart", checkpoint.string(), "--quiet"});
+  EXPECT_EQ(changed.code, 2) << changed.output;
+  EXPECT_NE(changed.output.find("the model has changed since"), std::string::npos) << changed.output;
+
+  // A truncated checkpoint is refused with what is missing.
+  const fs::path truncated = pendulum / "truncated.ckpt";
+  {
+    const std::string text = read_text(checkpoint);
+    std::ofstream out(truncated);
+    out << text.substr(0, text.size() / 2);
+  }
+  const Result cut = run({"run", source("cases/bathe-pendulum/model.yaml"), "--out", top.string(), "--set",
+                          "analysis.t_end=1", "--restart", truncated.string(), "--quiet"});
+  EXPECT_EQ(cut.code, 2) << cut.output;
+  EXPECT_NE(cut.output.find("not a readable Catena checkpoint"), std::string::npos) << cut.output;
+
+  // A directory holding another run's results is not cut back: the continuation must go elsewhere.
+  ASSERT_EQ(run({"run", source("cases/heavy-top/model.yaml"), "--out", top.string(), "--set", "analysis.t_end=1e-3",
+                 "--quiet"})
+                .code,
+            0);
+  const std::string top_energy = read_text(top / "energy.csv");
+  const Result mixed = run({"run", source("cases/bathe-pendulum/model.yaml"), "--out", top.string(), "--set",
+                            "analysis.t_end=1", "--restart", checkpoint.string(), "--quiet"});
+  EXPECT_EQ(mixed.code, 2) << mixed.output;
+  EXPECT_NE(mixed.output.find("another --out directory"), std::string::npos) << mixed.output;
+  EXPECT_EQ(read_text(top / "energy.csv"), top_energy);
+}
+
+TEST(Restart, CheckpointRoundTripIsExact) {
+  Checkpoint c;
+  c.model = ModelFingerprint{"a model with spaces", 12, 2, 1, 0x0123456789abcdefULL};
+  c.state.t = 0.1 + 0.2;
+  c.state.step = 7;
+  c.state.h = 1.0 / 3.0;
+  c.state.successes = 2;
+  c.state.frames = 4;
+  c.state.last_frame_step = 6;
+  c.state.last_frame_t = 0.3 - 1e-17;
+  c.state.balance0 = -1e-300;
+  c.state.states.resize(2);
+  c.state.states[1].position = fem::Vec3(1e-310, -0.0, 3.0 / 7.0);
+  c.state.states[1].orientation = fem::Quaternion(0.5, 0.5, -0.5, std::sqrt(0.25));
+  c.state.states[1].angular_velocity = fem::Vec3(std::nextafter(1.0, 2.0), 2, 3);
+  c.state.work = {1.0 / 9.0, 2.0 / 9.0};
+  c.state.element_history = {{1.0, std::acos(-1.0), -std::exp(1.0)}};
+  c.state.max_energy_drift = 1e-15 / 7.0;
+  const fs::path dir = fresh_dir("roundtrip");
+  fs::create_directories(dir);
+  write_checkpoint(dir / "c.ckpt", c);
+  EXPECT_FALSE(fs::exists(dir / "c.ckpt.tmp"));
+  const Checkpoint r = read_checkpoint(dir / "c.ckpt");
+  EXPECT_EQ(checkpoint_text(r), checkpoint_text(c));
+  EXPECT_EQ(r.model.model_name, c.model.model_name);
+  EXPECT_EQ(r.model.hash, c.model.hash);
+  EXPECT_EQ(r.state.t, c.state.t);
+  EXPECT_EQ(r.state.h, c.state.h);
+  EXPECT_EQ(r.state.states[1].position, c.state.states[1].position);
+  EXPECT_TRUE(std::signbit(r.state.states[1].position.y()));
+  EXPECT_EQ(r.state.states[1].angular_velocity, c.state.states[1].angular_velocity);
+  EXPECT_EQ(r.state.element_history, c.state.element_history);
+  EXPECT_EQ(r.state.work.dissipated, c.state.work.dissipated);
+  EXPECT_NO_THROW(check_same_model(r, c.model, dir / "c.ckpt"));
+  ModelFingerprint other = c.model;
+  other.hash ^= 1;
+  EXPECT_THROW(check_same_model(r, other, dir / "c.ckpt"), CheckpointError);
+}
+
+/// Starts the CLI without waiting (argv, no shell, so the signal reaches catena itself).
+pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    std::vector<char*> argv{const_cast<char*>(CATENA_EXECUTABLE)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(CATENA_EXECUTABLE, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+TEST(Restart, SigtermLeavesReadableFilesAndACheckpointToContinueFrom) {
+  // The damped double pendulum to t = 8 s (1600 steps, a few seconds of wall time).
+  const fs::path full = fresh_dir("sig_full"), stopped = fresh_dir("sig_stopped");
+  const std::vector<std::string> settings{"run", source("cases/bipendulum-damped/model.yaml"), "--quiet", "--set",
+                                          "analysis.t_end=8", "--output-every", "10", "--checkpoint-every", "100"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> all = settings;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  };
+  const fs::path log = stopped.string() + ".log";
+  const pid_t pid = spawn(with({"--out", stopped.string()}), log);
+  ASSERT_GT(pid, 0);
+  // SIGTERM once the run is under way (a few frames written) and at least 1 s old.
+  const auto start = std::chrono::steady_clock::now();
+  auto rows = [&] {
+    std::ifstream in(stopped / "energy.csv");
+    return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+  };
+  while ((rows() < 4 || std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(20))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << read_text(log);
+  ASSERT_EQ(WEXITSTATUS(status), 143) << "the run ended before SIGTERM reached it? " << read_text(log);
+
+  // Readable files: the CSV parse, the index parses and lists existing frames, the last opens.
+  const auto energy = read_csv(stopped / "energy.csv");
+  const auto sensors = read_csv(stopped / "sensors.csv");
+  ASSERT_GE(energy.size(), 2U);
+  EXPECT_EQ(sensors.size(), energy.size());
+  const auto pvd = read_pvd(stopped / "results.pvd");
+  ASSERT_EQ(pvd.size(), energy.size());
+  for (const auto& [t, file] : pvd) EXPECT_TRUE(fs::exists(stopped / file)) << file;
+  const auto last = read_vtu(stopped / pvd.back().second);
+  EXPECT_EQ(last->GetFieldData()->GetArray("TIME")->GetTuple1(0), pvd.back().first);
+  EXPECT_EQ(pvd.back().first, energy.back()[0]);
+  EXPECT_EQ(summary_value(stopped, "status"), "interrupted");
+  EXPECT_NE(summary_value(stopped, "message").find("SIGTERM"), std::string::npos);
+  const std::string checkpoint = summary_value(stopped, "checkpoint");
+  ASSERT_FALSE(checkpoint.empty()) << read_text(stopped / "summary.json");
+  EXPECT_NE(summary_value(stopped, "message").find("--restart " + checkpoint), std::string::npos);
+  // The checkpoint is at the step where the run stopped.
+  EXPECT_EQ(read_checkpoint(checkpoint).state.t, energy.back()[0]);
+
+  // Continued from there in its own directory, the run ends as one that was never stopped.
+  const Result resumed = run(with({"--out", stopped.string(), "--restart", checkpoint}));
+  ASSERT_EQ(resumed.code, 0) << resumed.output;
+  const Result uninterrupted = run(with({"--out", full.string()}));
+  ASSERT_EQ(uninterrupted.code, 0) << uninterrupted.output;
+  expect_same_results(full, stopped);
+}
+
+}  // namespace
+}  // namespace catena::io
