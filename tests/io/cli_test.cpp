@@ -101,6 +101,15 @@ TEST(Cli, SolverFailureExitsThreeAndKeepsResults) {
   EXPECT_NE(s.str().find("\"status\": \"failed\""), std::string::npos) << s.str();
 }
 
+TEST(Cli, HelpShowsLongRunOptionsAndExitCodes) {
+  const Result r = run("--help");
+  EXPECT_EQ(r.code, 0) << r.output;
+  for (const char* text : {"--restart", "--checkpoint-every", "catena run model.yaml --restart", "143 SIGTERM"})
+    EXPECT_NE(r.output.find(text), std::string::npos) << text << " in\n" << r.output;
+  // --restart belongs to run only.
+  EXPECT_EQ(run("check " + source("cases/bathe-pendulum/model.yaml") + " --restart x.ckpt").code, 2);
+}
+
 TEST(Cli, CheckPrintsUnknownsAndNonZeros) {
   const Result r = run("check " + source("cases/free-flying-chain/model.yaml"));
   EXPECT_EQ(r.code, 0) << r.output;
