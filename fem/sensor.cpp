@@ -47,19 +47,29 @@ double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<con
     }
     return std::numeric_limits<double>::quiet_NaN();
   }
-  const NodeState& f = states[sensor.frame->index];
-  const NodeState& f0 = initial[sensor.frame->index];
-  const Quaternion& qf = f.orientation;
-  const Quaternion& qf0 = f0.orientation;
-  const Vec3& omega_f = f.angular_velocity;
+  // The frame's origin, rotation and motion now and at t = 0.
+  const SensorFrame& frame = *sensor.frame;
+  Vec3 xf = frame.offset, vf = Vec3::Zero(), omega_f = Vec3::Zero(), Xf0 = frame.offset;
+  Quaternion qf(frame.axes), qf0(frame.axes);
+  if (frame.node) {
+    const std::size_t n = frame.node->index;
+    const NodeState& f = states[n];
+    const Quaternion& qn0 = initial[n].orientation;
+    const Vec3 arm = f.orientation * frame.offset;
+    xf = f.position + arm;
+    vf = f.velocity + f.angular_velocity.cross(arm);
+    omega_f = f.angular_velocity;
+    Xf0 = nodes[n].reference_position + qn0 * frame.offset;
+    qf = f.orientation * qf;
+    qf0 = qn0 * qf0;
+  }
   const Mat3 Rt = qf.toRotationMatrix().transpose();
-  const Vec3 r = s.position - f.position;
+  const Vec3 r = s.position - xf;
   switch (sensor.quantity) {
     case SensorQuantity::Position: return (Rt * r)[sensor.component];
     case SensorQuantity::Displacement:
-      return (Rt * r - qf0.toRotationMatrix().transpose() * (X - nodes[sensor.frame->index].reference_position))
-          [sensor.component];
-    case SensorQuantity::Velocity: return (Rt * (s.velocity - f.velocity - omega_f.cross(r)))[sensor.component];
+      return (Rt * r - qf0.toRotationMatrix().transpose() * (X - Xf0))[sensor.component];
+    case SensorQuantity::Velocity: return (Rt * (s.velocity - vf - omega_f.cross(r)))[sensor.component];
     case SensorQuantity::Rotation: return rotation_vector(qf.conjugate() * q)[sensor.component];
     case SensorQuantity::Orientation: return (qf.conjugate() * q).coeffs()[sensor.component];
     case SensorQuantity::AngularVelocity: return (Rt * (omega - omega_f))[sensor.component];

@@ -23,12 +23,27 @@ enum class SensorQuantity : std::uint8_t {
   ElementField,     ///< a `cell_values` field of `element` (`field`)
 };
 
+/// The frame a node sensor's value is expressed in: an origin and axes fixed to a node (a node's
+/// own frame: zero offset, identity axes; a rigid body's frame: its centre of mass, the node axes;
+/// a joint's frame A: the joint point and axes) or fixed in space (a joint's frame A on the ground).
+struct SensorFrame {
+  SensorFrame() = default;
+  /// A node's own frame; implicit, so that a node id still names a frame (`sensor.frame = node`).
+  SensorFrame(NodeId frame_node) : node(frame_node) {}  // NOLINT(google-explicit-constructor)
+  SensorFrame(std::optional<NodeId> frame_node, const Vec3& origin, const Mat3& frame_axes)
+      : node(frame_node), offset(origin), axes(frame_axes) {}
+
+  std::optional<NodeId> node;    ///< none: fixed in space
+  Vec3 offset = Vec3::Zero();    ///< origin from the node, node axes (fixed: the global origin)
+  Mat3 axes = Mat3::Identity();  ///< frame axes in node axes (fixed: in global axes)
+};
+
 struct Sensor {
   std::string name;
   NodeId node;                      ///< node sensors: the node measured
   SensorQuantity quantity = SensorQuantity::Position;
   int component = 0;                ///< 0, 1, 2 = x, y, z (of the chosen frame); 3 = w (Orientation only)
-  std::optional<NodeId> frame;      ///< none: global frame
+  std::optional<SensorFrame> frame;  ///< none: global frame
   /// ElementField: the element (owned by the model, which must outlive the sensor) and the name of
   /// the field it sets in `cell_values`.
   const Element* element = nullptr;
@@ -37,9 +52,11 @@ struct Sensor {
 };
 
 /// Value of `sensor` for the given node states (SI units).
-/// In a node's frame F (origin x_F, rotation R_F, quaternion q_F, angular velocity ω_F):
+/// In a frame F (origin x_F, rotation R_F, quaternion q_F, angular velocity ω_F; on a node n with
+/// offset c and axes Q: x_F = x_n + R_n c, R_F = R_n Q, v_F = v_n + ω_n × R_n c, ω_F = ω_n):
 ///   position          R_Fᵀ (x − x_F)
-///   displacement      R_Fᵀ (x − x_F) − R_F0ᵀ (X − X_F)   (motion relative to the frame)
+///   displacement      R_Fᵀ (x − x_F) − R_F0ᵀ (X − X_F0)  (motion relative to the frame; X_F0 with
+///                                                      the frame node's reference position)
 ///   velocity          R_Fᵀ (v − v_F − ω_F × (x − x_F))   (as seen by an observer riding the frame)
 ///   rotation          log(R_Fᵀ R)    (the rotation vector, angle in [0, π])
 ///   orientation       q_F⁻¹ q        (components x, y, z, w; sign as the state stores it)

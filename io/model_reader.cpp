@@ -18,6 +18,7 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -56,7 +57,7 @@ constexpr std::array<std::string_view, 4> quaternion_components{"x", "y", "z", "
 constexpr std::array<std::string_view, 6> dof_names{"x", "y", "z", "rx", "ry", "rz"};
 constexpr std::array<std::string_view, 7> dof_choices{"x", "y", "z", "rx", "ry", "rz", "all"};
 constexpr std::array<std::string_view, 2> integrators{"midpoint", "newmark"};
-constexpr std::array<std::string_view, 2> analysis_types{"dynamic", "static"};
+constexpr std::array<std::string_view, 4> analysis_types{"dynamic", "static", "eigen", "buckling"};
 constexpr std::array<std::string_view, 5> linear_solvers{"mumps", "klu", "umfpack", "superlu", "petsc"};
 /// In the order of fem::SensorQuantity.
 constexpr std::array<std::string_view, 6> sensor_quantities{"position", "displacement",  "velocity",
@@ -148,12 +149,15 @@ class ModelBuilder {
     read_gravity();
     read_nodes();
     read_initial_velocity();
-    read_beams();  // generates nodes: every later section may use them
+    read_beams();   // generates nodes: every later section may use them
+    read_chains();  // generates nodes, rigid bodies and joints
+    read_sets(/*element_sets=*/false);
     read_supports();
     read_masses();
     read_trusses();
     read_rigid_bodies();
     read_joints();
+    read_sets(/*element_sets=*/true);
     read_loads();
     read_beam_loads();
     read_analysis();
@@ -179,6 +183,16 @@ class ModelBuilder {
     model_.name = name;
   }
 
+  /// A parameter (or repeat index) name: an identifier that is not reserved.
+  static void check_parameter_name(const Cursor& c, const std::string& name) {
+    if (!is_identifier(name)) c.fail_expected("a parameter name (letters, digits and _, not starting with a digit)");
+    if (name == "t") c.fail("the name 't' is reserved for time; expected another parameter name");
+    if (name == "pi" || name == "_pi" || name == "_e")
+      c.fail("'" + name + "' is predefined (pi = 3.14159...); expected another parameter name");
+    if (std::find(builtin_functions.begin(), builtin_functions.end(), name) != builtin_functions.end())
+      c.fail("'" + name + "' is a built-in function; expected another parameter name");
+  }
+
   void read_parameters() {
     parameters_["pi"] = std::numbers::pi;
     const auto section = root_.find("parameters");
@@ -191,13 +205,7 @@ class ModelBuilder {
       if (key.is_scalar()) declared_on_line.emplace(key.node().Scalar(), key.node().Mark().line + 1);
     for (const auto& [key, value] : entries) {
       const std::string name = key.is_scalar() ? key.node().Scalar() : std::string();
-      if (!is_identifier(name))
-        key.fail_expected("a parameter name (letters, digits and _, not starting with a digit)");
-      if (name == "t") key.fail("the name 't' is reserved for time; expected another parameter name");
-      if (name == "pi" || name == "_pi" || name == "_e")
-        key.fail("'" + name + "' is predefined (pi = 3.14159...); expected another parameter name");
-      if (std::find(builtin_functions.begin(), builtin_functions.end(), name) != builtin_functions.end())
-        key.fail("'" + name + "' is a built-in function; expected another parameter name");
+      check_parameter_name(key, name);
       if (value.is_scalar())
         for (const std::string& used : expression_names(value.node().Scalar()))
           if (!parameters_.contains(used) && declared_on_line.contains(used))
@@ -228,15 +236,15 @@ class ModelBuilder {
   }
 
   void read_nodes() {
+    if (!root_.find("nodes") && root_.find("chains")) return;  // a model of chains alone
     const Cursor list = root_.get("nodes", "the list of nodes");
     list.expect_sequence("a list of nodes {name, position}");
     if (list.size() == 0) list.fail_expected("at least one node");
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const Cursor item = list[i];
+    for_each_item(list, [&](const Cursor& item, std::size_t) {
       item.expect_map("a node {name, position, velocity, orientation, angular_velocity}");
       item.check_keys(schema::node);
       const Cursor name_cursor = item.get("name", "the node's name");
-      const std::string name = read_string(name_cursor, "a node name");
+      const std::string name = name_at(name_cursor, "a node name");
       const int line = name_cursor.node().Mark().line + 1;
       if (const auto it = node_lines_.find(name); it != node_lines_.end())
         name_cursor.fail("duplicate node name '" + name + "' (first defined on line " + std::to_string(it->second) +
@@ -258,7 +266,7 @@ class ModelBuilder {
         state.angular_velocity = read_vec3(*omega, parameters_, Quantity{"angular velocity", "rad/s"});
         has_angular_velocity_[at(id)] = true;
       }
-    }
+    });
   }
 
   void read_initial_velocity() {
@@ -368,8 +376,80 @@ class ModelBuilder {
     return c;
   }
 
+  /// A name or a reference to one; `{expression}` parts are evaluated (repeat indices, parameters).
+  std::string name_at(const Cursor& c, std::string_view what) const { return io::read_name(c, parameters_, what); }
+
+  /// Calls `visit(item, n)` for every item of a list, in order, with `repeat` blocks expanded
+  /// (docs/model-format.md, "repeat"): n counts the items visited, for default names.
+  template <class Visit>
+  void for_each_item(const Cursor& list, Visit&& visit) {
+    std::size_t count = 0;
+    visit_items(list, visit, count);
+  }
+
+  template <class Visit>
+  void visit_items(const Cursor& list, Visit& visit, std::size_t& count) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Cursor item = list[i];
+      if (const auto range = item.find("repeat")) {
+        visit_repeat(item, *range, visit, count);
+      } else {
+        visit(item, count++);
+      }
+    }
+  }
+
+  /// A whole number (a repeat bound or step), any sign.
+  long read_whole(const Cursor& c, std::string_view noun) const {
+    const double v = read_number(c, parameters_, Quantity{std::string(noun), ""});
+    if (v != std::floor(v) || std::abs(v) > 1e9) {
+      const std::string text = c.node().Scalar();
+      double literal = 0.0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), literal);
+      const bool plain = error == std::errc() && end == text.data() + text.size();
+      c.fail("expected a whole number (" + std::string(noun) + "); found " +
+             (plain ? text : "'" + text + "' = " + format_number(v)));
+    }
+    return static_cast<long>(v);
+  }
+
+  /// `- repeat: {index: k, from: 1, to: n, step: 1}` with `items: [...]`: the items once for each
+  /// value of k, which is a parameter while they are read. An error inside names the value.
+  template <class Visit>
+  void visit_repeat(const Cursor& item, const Cursor& range, Visit& visit, std::size_t& count) {
+    item.check_keys(schema::repeat_item);
+    range.expect_map("a repeat range {index, from, to, step}");
+    range.check_keys(schema::repeat);
+    const Cursor index_cursor = range.get("index", "the name of the index variable");
+    const std::string index = read_string(index_cursor, "an index name");
+    check_parameter_name(index_cursor, index);
+    if (parameters_.contains(index))
+      index_cursor.fail("the name '" + index + "' is already a parameter or an enclosing index; expected a new index name");
+    const long from = read_whole(range.get("from", "the first index value"), "the first index value");
+    const long to = read_whole(range.get("to", "the last index value"), "the last index value");
+    long step = 1;
+    if (const auto s = range.find("step")) {
+      step = read_whole(*s, "the index step");
+      if (step == 0) s->fail("expected a nonzero index step; found 0");
+    }
+    const long n = (to - from) / step + 1;
+    if (n > 100000) range.fail("expected at most 100000 repetitions; found " + std::to_string(n));
+    const Cursor items = item.get("items", "the list of items repeated for each index value");
+    items.expect_sequence("a list of items to repeat");
+    for (long k = from; step > 0 ? k <= to : k >= to; k += step) {
+      parameters_[index] = static_cast<double>(k);
+      try {
+        visit_items(items, visit, count);
+      } catch (const InputError& e) {
+        throw InputError(e.file(), e.line(), e.column(), e.key(),
+                         e.message() + " (in repeat " + index + " = " + std::to_string(k) + ")");
+      }
+    }
+    parameters_.erase(index);
+  }
+
   fem::NodeId read_node(const Cursor& c) const {
-    const std::string name = read_string(c, "a node name");
+    const std::string name = name_at(c, "a node name");
     if (const auto id = model_.find_node(name)) return *id;
     std::string hint = did_you_mean(name, node_names_);
     if (hint.empty()) {
@@ -391,10 +471,25 @@ class ModelBuilder {
     element_lines_.emplace(name, c.node().Mark().line + 1);
   }
 
+  /// The names of the elements an item with `node` or `set` generates: its `name` (or
+  /// `<prefix>_<index>`), followed by `_<member>` for each member of a set; each is claimed.
+  std::vector<std::string> element_names(const Cursor& item, std::string_view prefix, std::size_t index,
+                                         std::span<const fem::NodeId> nodes) {
+    if (!item.find("set")) return {element_name(item, prefix, index)};
+    const auto c = item.find("name");
+    const std::string base = c ? name_at(*c, "an element name") : std::string(prefix) + "_" + std::to_string(index);
+    std::vector<std::string> names;
+    for (const fem::NodeId node : nodes) {
+      names.push_back(base + "_" + node_names_[at(node)]);
+      claim_element_name(names.back(), c ? *c : item);
+    }
+    return names;
+  }
+
   /// The element's `name`, or `<prefix>_<index>`; element names are unique.
   std::string element_name(const Cursor& item, std::string_view prefix, std::size_t index) {
     const auto c = item.find("name");
-    const std::string name = c ? read_string(*c, "an element name") : std::string(prefix) + "_" + std::to_string(index);
+    const std::string name = c ? name_at(*c, "an element name") : std::string(prefix) + "_" + std::to_string(index);
     claim_element_name(name, c ? *c : item);
     return name;
   }
@@ -402,11 +497,10 @@ class ModelBuilder {
   void read_supports() {
     const auto list = list_section("supports", "a list of supports {node, dofs}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t) {
       item.expect_map("a support {node, dofs}");
       item.check_keys(schema::support);
-      const fem::NodeId node = read_node(item.get("node", "the supported node"));
+      const std::vector<fem::NodeId> nodes = target_nodes(item, "support");
       std::array<bool, 6> fix{true, true, true, false, false, false};
       if (const auto dofs = item.find("dofs")) {
         fix = {};
@@ -423,32 +517,35 @@ class ModelBuilder {
           for (std::size_t k = 0; k < dofs->size(); ++k) fix[read_choice((*dofs)[k], dof_names, "a component")] = true;
         }
       }
-      if (fix[3] || fix[4] || fix[5]) model_.make_frame(node);
-      for (int c = 0; c < 6; ++c) {
-        if (!fix[static_cast<std::size_t>(c)]) continue;
-        if (c < 3) {
-          model_.fix(node, c);
-        } else {
-          model_.fix_rotation(node, c - 3);
+      for (const fem::NodeId node : nodes) {
+        if (fix[3] || fix[4] || fix[5]) model_.make_frame(node);
+        for (int c = 0; c < 6; ++c) {
+          if (!fix[static_cast<std::size_t>(c)]) continue;
+          if (c < 3) {
+            model_.fix(node, c);
+          } else {
+            model_.fix_rotation(node, c - 3);
+          }
+          fixed_[at(node)][static_cast<std::size_t>(c)] = true;
         }
-        fixed_[at(node)][static_cast<std::size_t>(c)] = true;
       }
-    }
+    });
   }
 
   void read_masses() {
     const auto list = list_section("masses", "a list of point masses {node, mass}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t i) {
       item.expect_map("a point mass {node, mass}");
       item.check_keys(schema::mass);
-      const std::string name = element_name(item, "mass", i);
-      const fem::NodeId node = read_node(item.get("node", "the node carrying the mass"));
+      const std::vector<fem::NodeId> nodes = target_nodes(item, "mass");
+      const std::vector<std::string> names = element_names(item, "mass", i, nodes);
       const double m = read_number(item.get("mass", "the mass [kg]"), parameters_, Quantity{"mass", "kg", Bound::Positive});
-      mass_[at(node)] += m;
-      model_.add_element<elements::PointMass>(name, model_.nodes, node, m, model_.gravity);
-    }
+      for (std::size_t k = 0; k < nodes.size(); ++k) {
+        mass_[at(nodes[k])] += m;
+        model_.add_element<elements::PointMass>(names[k], model_.nodes, nodes[k], m, model_.gravity);
+      }
+    });
   }
 
   /// Two different nodes at distinct positions, for a truss or beam between them.
@@ -464,8 +561,7 @@ class ModelBuilder {
   void read_trusses() {
     const auto list = list_section("trusses", "a list of trusses {name, nodes, EA}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t i) {
       item.expect_map("a truss {name, nodes, EA, rest_length}");
       item.check_keys(schema::truss);
       const std::string name = element_name(item, "truss", i);
@@ -482,7 +578,7 @@ class ModelBuilder {
       if (const auto l0 = item.find("rest_length"))
         rest_length = read_number(*l0, parameters_, Quantity{"rest length", "m", Bound::Positive});
       model_.add_element<elements::Truss>(name, model_.nodes, a, b, elements::TrussSection{EA}, rest_length);
-    }
+    });
   }
 
   // ---- beams ----
@@ -622,12 +718,11 @@ class ModelBuilder {
   void read_beams() {
     const auto list = list_section("beams", "a list of beams {name, nodes, section}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t) {
       item.expect_map("a beam {name, nodes or from/to/elements, section or material and shape, orientation}");
       item.check_keys(schema::beam);
       const Cursor name_cursor = item.get("name", "the beam's name; its elements and generated nodes are named after it");
-      const std::string name = read_string(name_cursor, "a beam name");
+      const std::string name = name_at(name_cursor, "a beam name");
       const int line = name_cursor.node().Mark().line + 1;
       if (const auto it = beams_.find(name); it != beams_.end())
         name_cursor.fail("duplicate beam name '" + name + "' (first defined on line " + std::to_string(it->second.line) +
@@ -661,6 +756,10 @@ class ModelBuilder {
         elements::BeamSection s = read_beam_section(item);
         if (const auto eta = item.find("damping_time"))
           s.damping_time = read_number(*eta, parameters_, Quantity{"damping time", "s", Bound::NonNegative});
+        if (const auto mass = item.find("mass")) {
+          static constexpr std::array<std::string_view, 3> kinds{"lumped", "mixed", "consistent"};
+          s.mass_coupling = 0.5 * static_cast<double>(read_choice(*mass, kinds, "a beam mass: lumped, mixed or consistent"));
+        }
         return s;
       }();
 
@@ -726,7 +825,7 @@ class ModelBuilder {
         }
       }
       beams_.emplace(name, std::move(def));
-    }
+    });
   }
 
   // ---- rigid bodies ----
@@ -784,8 +883,7 @@ class ModelBuilder {
   void read_rigid_bodies() {
     const auto list = list_section("rigid_bodies", "a list of rigid bodies {name, node, mass, inertia, offset}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t i) {
       item.expect_map("a rigid body {name, node, mass, inertia, offset}");
       item.check_keys(schema::rigid_body);
       const std::string name = element_name(item, "body", i);
@@ -799,7 +897,8 @@ class ModelBuilder {
       mass_[at(node)] += body.mass;
       turns_[at(node)] = true;
       model_.add_element<elements::RigidBody>(name, model_.nodes, node, body, model_.gravity);
-    }
+      body_frames_.emplace(name, fem::SensorFrame{node, body.offset, fem::Mat3::Identity()});
+    });
   }
 
   // ---- joints ----
@@ -871,8 +970,7 @@ class ModelBuilder {
   void read_joints() {
     const auto list = list_section("joints", "a list of joints {name, kind, nodes or node, at, axis}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t i) {
       item.expect_map("a joint {name, kind, nodes or node, at, axis, laws}");
       item.check_keys(schema::joint);
       const std::string name = element_name(item, "joint", i);
@@ -903,42 +1001,244 @@ class ModelBuilder {
       if (const auto t = item.find("active_from")) def.active_from = read_number(*t, parameters_, Quantity{"time", "s"});
       if (const auto t = item.find("active_until")) def.active_until = read_number(*t, parameters_, Quantity{"time", "s"});
 
-      // Both frames coincide at t = 0: at the point, with the joint axes.
-      auto frame_on = [&](fem::NodeId n) {
-        model_.make_frame(n);
-        turns_[at(n)] = true;
-        const fem::NodeState& s = model_.initial_state[at(n)];
-        const fem::Mat3 R = s.orientation.toRotationMatrix();
-        elements::JointFrame f;
-        f.node = n;
-        f.offset = R.transpose() * (point - s.position);
-        f.axes = R.transpose() * axes;
-        return f;
-      };
-      elements::JointFrame fa;
-      if (a) {
-        fa = frame_on(*a);
-      } else {
-        fa.offset = point;
-        fa.axes = axes;
-      }
-      const elements::JointFrame fb = frame_on(b);
-      const double length = std::max({a ? (model_.nodes[at(b)].reference_position - model_.nodes[at(*a)].reference_position).norm() : 0.0,
-                                      fa.node ? fa.offset.norm() : 0.0, fb.offset.norm(), 1e-3});
-      auto& joint = model_.add_element<elements::Joint>(name, model_.nodes, model_.initial_state, fa, fb,
-                                                        std::move(def), length);
-      joints_.emplace_back(&joint, item);
-      // A prescribed law must start where the joint starts (its coordinates are 0 at t = 0).
-      for (std::size_t k = 0; k < 6; ++k) {
-        const elements::JointLaw& law = joint.definition().laws[k];
-        if (law.kind != elements::JointLawKind::Prescribed || !law.function) continue;
-        const double g0 = (*law.function)(0.0);
-        if (std::abs(g0) > 1e-12 * std::max(1.0, length))
-          item.get("laws", "").fail("joint '" + name + "': component " + std::string(schema::joint_components[k]) +
-                                    " starts at 0 (the joint is assembled at t = 0) but its prescribed law gives " +
-                                    format_number(g0) + " at t = 0; expected a law that starts at 0");
-      }
+      add_joint(name, std::move(def), a, b, point, axes, item);
+    });
+  }
+
+  /// Adds a joint whose frames A (on node `a`, or the ground) and B (on node `b`) coincide at t = 0,
+  /// at `point` with the global `axes`; `item` (the joint's mapping) is where messages point.
+  void add_joint(const std::string& name, elements::JointDefinition def, std::optional<fem::NodeId> a, fem::NodeId b,
+                 const fem::Vec3& point, const fem::Mat3& axes, const Cursor& item) {
+    auto frame_on = [&](fem::NodeId n) {
+      model_.make_frame(n);
+      turns_[at(n)] = true;
+      const fem::NodeState& s = model_.initial_state[at(n)];
+      const fem::Mat3 R = s.orientation.toRotationMatrix();
+      elements::JointFrame f;
+      f.node = n;
+      f.offset = R.transpose() * (point - s.position);
+      f.axes = R.transpose() * axes;
+      return f;
+    };
+    elements::JointFrame fa;
+    if (a) {
+      fa = frame_on(*a);
+    } else {
+      fa.offset = point;
+      fa.axes = axes;
     }
+    const elements::JointFrame fb = frame_on(b);
+    const double length = std::max({a ? (model_.nodes[at(b)].reference_position - model_.nodes[at(*a)].reference_position).norm() : 0.0,
+                                    fa.node ? fa.offset.norm() : 0.0, fb.offset.norm(), 1e-3});
+    auto& joint = model_.add_element<elements::Joint>(name, model_.nodes, model_.initial_state, fa, fb,
+                                                      std::move(def), length);
+    joints_.emplace_back(&joint, item);
+    joint_frames_.emplace(name, fem::SensorFrame{fa.node, fa.offset, fa.axes});
+    // A prescribed law must start where the joint starts (its coordinates are 0 at t = 0).
+    for (std::size_t k = 0; k < 6; ++k) {
+      const elements::JointLaw& law = joint.definition().laws[k];
+      if (law.kind != elements::JointLawKind::Prescribed || !law.function) continue;
+      const double g0 = (*law.function)(0.0);
+      if (std::abs(g0) > 1e-12 * std::max(1.0, length))
+        item.get("laws", "").fail("joint '" + name + "': component " + std::string(schema::joint_components[k]) +
+                                  " starts at 0 (the joint is assembled at t = 0) but its prescribed law gives " +
+                                  format_number(g0) + " at t = 0; expected a law that starts at 0");
+    }
+  }
+
+  // ---- chains ----
+
+  /// The joint of a chain, `{kind, axis, x_axis, laws}`: its definition and global axes.
+  std::pair<elements::JointDefinition, fem::Mat3> read_chain_joint(const Cursor& c) const {
+    c.expect_map("a chain joint {kind, axis, x_axis, laws}");
+    c.check_keys(schema::chain_joint);
+    const Cursor kind_cursor = c.get("kind", "the joint kind: " + join(elements::joint_kinds));
+    const std::string_view kind = elements::joint_kinds[read_choice(kind_cursor, elements::joint_kinds, "a joint kind")];
+    elements::JointDefinition def = elements::joint_definition(kind);
+    const fem::Mat3 axes = read_joint_axes(c);
+    if (const auto laws = c.find("laws")) read_joint_laws(*laws, kind, def);
+    return {std::move(def), axes};
+  }
+
+  /// `chains`: n rigid bodies in series, each between two consecutive joint points (given, or
+  /// along a line), jointed at every shared point and optionally to the ground at the first one.
+  /// Generates nodes and bodies `<name>_<k>` (k = 1..n, at the bodies' centres, x axis along the
+  /// body) and joints `<name>_joint_<k>` at the first end of body k.
+  void read_chains() {
+    const auto list = list_section("chains", "a list of chains of rigid bodies {name, bodies, from, direction, "
+                                             "length or points, mass, inertia, joint, ground}");
+    if (!list) return;
+    for_each_item(*list, [&](const Cursor& item, std::size_t) {
+      item.expect_map("a chain {name, bodies, from, direction, length or points, mass, inertia, joint, ground}");
+      item.check_keys(schema::chain);
+      const Cursor name_cursor = item.get("name", "the chain's name; its nodes, bodies and joints are named after it");
+      const std::string name = name_at(name_cursor, "a chain name");
+      const int line = name_cursor.node().Mark().line + 1;
+
+      // The joint points: given, or n + 1 along a line.
+      std::vector<fem::Vec3> points;
+      std::vector<Cursor> point_cursors;
+      const auto given = item.find("points");
+      const auto from = item.find("from");
+      const auto direction = item.find("direction");
+      const auto length = item.find("length");
+      const auto bodies = item.find("bodies");
+      if (given) {
+        if (from || direction || length)
+          (from ? *from : direction ? *direction : *length)
+              .fail("expected either points or from, direction and length; found both");
+        given->expect_sequence("the chain's joint points, a list of points [[x, y, z], ...]");
+        for_each_item(*given, [&](const Cursor& point, std::size_t) {
+          point_cursors.push_back(point);
+          points.push_back(read_vec3(point, parameters_, Quantity{"chain point", "m"}));
+        });
+        if (points.size() < 2)
+          given->fail("expected at least 2 chain points (the ends of one body); found " + std::to_string(points.size()));
+        if (bodies) {
+          const int n = read_integer(*bodies, parameters_, "bodies in the chain", 1);
+          if (static_cast<std::size_t>(n) + 1 != points.size())
+            bodies->fail("expected " + std::to_string(points.size() - 1) + " bodies (one between each two of the " +
+                         std::to_string(points.size()) + " points); found " + std::to_string(n));
+        }
+      } else {
+        if (!bodies && !from) static_cast<void>(item.get("points", "the joint points, or bodies, from, direction and length"));
+        const int n = read_integer(item.get("bodies", "the number of bodies"), parameters_, "bodies in the chain", 1);
+        const fem::Vec3 start = read_vec3(item.get("from", "the chain's first end [m]"), parameters_, Quantity{"point", "m"});
+        const Cursor direction_cursor = item.get("direction", "the direction of the chain [x, y, z]");
+        const fem::Vec3 d = read_vec3(direction_cursor, parameters_, Quantity{"direction", ""});
+        if (!(d.norm() > 0.0)) direction_cursor.fail("expected a nonzero direction vector; found " + format_vector(d));
+        const double L = read_number(item.get("length", "the length of each body [m]"), parameters_,
+                                     Quantity{"body length", "m", Bound::Positive});
+        for (int k = 0; k <= n; ++k) {
+          points.push_back(start + (k * L) * d.normalized());
+          point_cursors.push_back(direction_cursor);
+        }
+      }
+      for (std::size_t k = 1; k < points.size(); ++k)
+        if (!((points[k] - points[k - 1]).norm() > 0.0))
+          point_cursors[k].fail("expected distinct consecutive chain points (bodies of nonzero length); found points " +
+                                std::to_string(k - 1) + " and " + std::to_string(k) + " both at " + format_vector(points[k]));
+
+      elements::RigidBodyProperties body;
+      body.mass = read_number(item.get("mass", "the mass of each body [kg]"), parameters_,
+                              Quantity{"mass", "kg", Bound::Positive});
+      body.inertia = read_inertia(
+          item.get("inertia", "the inertia of each body about its centre [kg m^2], body axes (x along the body)"));
+      const Cursor joint_cursor = item.get("joint", "the joint between consecutive bodies {kind, axis, x_axis, laws}");
+      const auto ground = item.find("ground");
+
+      // Bodies at the centres. The nodes keep the global axes at t = 0 and the inertia is turned
+      // into them (the body axes, x along the body, become the bodies' sensor frames): a chain
+      // reads exactly as the same bodies written by hand with global inertia tensors.
+      std::vector<fem::NodeId> ids;
+      const int n = static_cast<int>(points.size()) - 1;
+      for (int k = 1; k <= n; ++k) {
+        const std::string body_name = name + "_" + std::to_string(k);
+        if (const auto it = node_lines_.find(body_name); it != node_lines_.end())
+          name_cursor.fail("the chain's generated node '" + body_name + "' has the name of a node defined on line " +
+                           std::to_string(it->second) + "; expected a chain name whose generated names are new");
+        const fem::Vec3& p = points[static_cast<std::size_t>(k - 1)];
+        const fem::Vec3& q = points[static_cast<std::size_t>(k)];
+        const fem::NodeId id = add_node(body_name, (p + q) / 2.0, name_cursor, line, fem::NodeKind::Frame);
+        const fem::Mat3 axes = fem::Quaternion::FromTwoVectors(fem::Vec3::UnitX(), q - p).toRotationMatrix();
+        elements::RigidBodyProperties turned = body;
+        const fem::Mat3 J = axes * body.inertia * axes.transpose();
+        turned.inertia = 0.5 * (J + J.transpose());
+        claim_element_name(body_name, name_cursor);
+        mass_[at(id)] += body.mass;
+        turns_[at(id)] = true;
+        model_.add_element<elements::RigidBody>(body_name, model_.nodes, id, turned, model_.gravity);
+        body_frames_.emplace(body_name, fem::SensorFrame{id, fem::Vec3::Zero(), axes});
+        ids.push_back(id);
+      }
+
+      // Joints at the first end of each body: to the body before it, to the ground for body 1.
+      for (int k = 1; k <= n; ++k) {
+        if (k == 1 && !ground) continue;
+        const Cursor& spec = k == 1 ? *ground : joint_cursor;
+        auto [def, axes] = read_chain_joint(spec);
+        const std::string joint_name = name + "_joint_" + std::to_string(k);
+        claim_element_name(joint_name, name_cursor);
+        const std::optional<fem::NodeId> previous =
+            k == 1 ? std::nullopt : std::optional<fem::NodeId>(ids[static_cast<std::size_t>(k - 2)]);
+        add_joint(joint_name, std::move(def), previous, ids[static_cast<std::size_t>(k - 1)],
+                  points[static_cast<std::size_t>(k - 1)], axes, spec);
+      }
+    });
+  }
+
+  // ---- sets ----
+
+  /// `sets`: named lists of nodes or of elements. Node sets are read once every node exists
+  /// (before supports), element sets once every element but the loads exists (before loads).
+  void read_sets(bool element_sets) {
+    const auto list = list_section("sets", "a list of named sets {name, nodes or elements}");
+    if (!list) return;
+    for_each_item(*list, [&](const Cursor& item, std::size_t) {
+      item.expect_map("a set {name, nodes or elements}");
+      item.check_keys(schema::set);
+      const auto nodes = item.find("nodes");
+      const auto elements = item.find("elements");
+      if (nodes && elements) elements->fail("expected either nodes or elements in one set; found both");
+      if (!nodes && !elements) static_cast<void>(item.get("nodes", "the members: nodes: [...] or elements: [...]"));
+      if (element_sets != elements.has_value()) return;
+      const Cursor name_cursor = item.get("name", "the set's name");
+      fem::NamedSet set;
+      set.name = name_at(name_cursor, "a set name");
+      if (const auto it = set_lines_.find(set.name); it != set_lines_.end())
+        name_cursor.fail("duplicate set name '" + set.name + "' (first defined on line " + std::to_string(it->second) +
+                         "); expected a new name");
+      const Cursor members = nodes ? *nodes : *elements;
+      members.expect_sequence(nodes ? "a list of node names" : "a list of element names");
+      std::map<std::string, int> member_lines;
+      for_each_item(members, [&](const Cursor& member, std::size_t) {
+        const std::string member_name = nodes ? node_names_[at(read_node(member))] : read_element(member).name();
+        if (const auto it = member_lines.find(member_name); it != member_lines.end())
+          member.fail("duplicate member '" + member_name + "' of set '" + set.name + "' (first given on line " +
+                      std::to_string(it->second) + "); expected each member once");
+        member_lines.emplace(member_name, member.node().Mark().line + 1);
+        if (nodes) {
+          set.nodes.push_back(read_node(member));
+        } else {
+          set.elements.push_back(&read_element(member));
+        }
+      });
+      if (member_lines.empty()) members.fail("expected a set with at least one member; found none");
+      set_lines_.emplace(set.name, name_cursor.node().Mark().line + 1);
+      set_index_.emplace(set.name, model_.sets.size());
+      model_.sets.push_back(std::move(set));
+    });
+  }
+
+  /// A reference to a set; `kind` "nodes" or "elements" requires that kind, "" takes either.
+  const fem::NamedSet& read_set(const Cursor& c, std::string_view kind) const {
+    const std::string name = name_at(c, "a set name");
+    const auto it = set_index_.find(name);
+    if (it == set_index_.end()) {
+      std::vector<std::string> names;
+      for (const fem::NamedSet& s : model_.sets) names.push_back(s.name);
+      std::string hint = did_you_mean(name, names);
+      if (hint.empty()) {
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        hint = names.empty() ? " (the model has no sets" + std::string(kind.empty() ? "" : " of ") + std::string(kind) + ")"
+                             : " (defined: " + join(views) + ")";
+      }
+      c.fail("unknown set '" + name + "'" + hint);
+    }
+    const fem::NamedSet& set = model_.sets[it->second];
+    const std::string_view has = set.nodes.empty() ? "elements" : "nodes";
+    if (!kind.empty() && kind != has)
+      c.fail("set '" + name + "' is a set of " + std::string(has) + "; expected a set of " + std::string(kind));
+    return set;
+  }
+
+  /// The nodes an item applies to: its `node`, or every node of its `set`.
+  std::vector<fem::NodeId> target_nodes(const Cursor& item, std::string_view what) const {
+    const auto node = item.find("node");
+    const auto set = item.find("set");
+    if (node && set) set->fail("expected either a node or a set in one " + std::string(what) + "; found both");
+    if (set) return read_set(*set, "nodes").nodes;
+    return {read_node(item.get("node", "the node (or a set of nodes)"))};
   }
 
   // ---- loads ----
@@ -955,12 +1255,11 @@ class ModelBuilder {
   void read_loads() {
     const auto list = list_section("loads", "a list of nodal loads {node, force or moment}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t i) {
       item.expect_map("a nodal load {name, node, force or moment, follower}");
       item.check_keys(schema::load);
-      const std::string name = element_name(item, "load", i);
-      const fem::NodeId node = read_node(item.get("node", "the loaded node"));
+      const std::vector<fem::NodeId> nodes = target_nodes(item, "load");
+      const std::vector<std::string> names = element_names(item, "load", i, nodes);
       const auto force = item.find("force");
       const auto moment = item.find("moment");
       if (force && moment) moment->fail("expected either a force or a moment in one load; found both");
@@ -970,12 +1269,14 @@ class ModelBuilder {
       const bool is_moment = moment.has_value();
       bool follower = false;
       if (const auto f = item.find("follower")) follower = read_bool(*f, "a boolean");
-      std::array<fem::Expression, 3> g = read_load_vector(values, is_moment);
-      if (is_moment || follower) model_.make_frame(node);
-      model_.add_element<elements::NodalLoad>(name, model_.nodes, node, std::move(g),
-                                              is_moment ? elements::LoadKind::Moment : elements::LoadKind::Force,
-                                              follower ? elements::LoadAxes::Follower : elements::LoadAxes::Global);
-    }
+      for (std::size_t k = 0; k < nodes.size(); ++k) {
+        std::array<fem::Expression, 3> g = read_load_vector(values, is_moment);
+        if (is_moment || follower) model_.make_frame(nodes[k]);
+        model_.add_element<elements::NodalLoad>(names[k], model_.nodes, nodes[k], std::move(g),
+                                                is_moment ? elements::LoadKind::Moment : elements::LoadKind::Force,
+                                                follower ? elements::LoadAxes::Follower : elements::LoadAxes::Global);
+      }
+    });
   }
 
   /// Distributed dead forces per unit length along every element of a beam definition, lumped:
@@ -983,15 +1284,14 @@ class ModelBuilder {
   void read_beam_loads() {
     const auto list = list_section("beam_loads", "a list of distributed beam loads {name, beam, force}");
     if (!list) return;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
+    for_each_item(*list, [&](const Cursor& item, std::size_t i) {
       item.expect_map("a distributed beam load {name, beam, force}");
       item.check_keys(schema::beam_load);
       const auto name_cursor = item.find("name");
       const std::string name =
-          name_cursor ? read_string(*name_cursor, "a load name") : "beam_load_" + std::to_string(i);
+          name_cursor ? name_at(*name_cursor, "a load name") : "beam_load_" + std::to_string(i);
       const Cursor beam_cursor = item.get("beam", "the name of a beam definition");
-      const std::string beam = read_string(beam_cursor, "a beam name");
+      const std::string beam = name_at(beam_cursor, "a beam name");
       const auto it = beams_.find(beam);
       if (it == beams_.end()) {
         std::vector<std::string> names;
@@ -1022,7 +1322,7 @@ class ModelBuilder {
                                                   elements::LoadAxes::Global, half);
         }
       }
-    }
+    });
   }
 
   void read_analysis() {
@@ -1030,18 +1330,18 @@ class ModelBuilder {
     c.expect_map("analysis settings {type, integrator, dt, t_end, ...}");
     c.check_keys(schema::analysis);
     fem::AnalysisSettings& a = model_.analysis;
-    if (const auto type = c.find("type")) {
-      if (type->is_scalar() && type->node().Scalar() == "eigen")
-        type->fail("expected analysis type dynamic or static (eigen analysis is not available yet); found 'eigen'");
-      a.type = read_choice(*type, analysis_types, "an analysis type") == 0 ? fem::AnalysisType::Dynamic
-                                                                           : fem::AnalysisType::Static;
-    }
+    if (const auto type = c.find("type"))
+      a.type = static_cast<fem::AnalysisType>(read_choice(*type, analysis_types, "an analysis type"));
+    const bool linearized = a.type == fem::AnalysisType::Eigen || a.type == fem::AnalysisType::Buckling;
+    if (linearized) read_linearized_settings(c);
     if (const auto integrator = c.find("integrator"))  // validated, but ignored by static analyses
       a.scheme = read_choice(*integrator, integrators, "an integrator") == 0 ? fem::TimeScheme::Midpoint
                                                                                : fem::TimeScheme::Trapezoidal;
-    const Cursor dt = c.get("dt", "the time step [s]");
-    a.dt = read_number(dt, parameters_, Quantity{"time step", "s", Bound::Positive});
-    a.t_end = read_number(c.get("t_end", "the end time [s]"), parameters_, Quantity{"end time", "s", Bound::Positive});
+    // Eigen and buckling analyses have no time steps (dt and t_end are optional there).
+    if (const auto dt = linearized ? c.find("dt") : std::optional<Cursor>(c.get("dt", "the time step [s]")))
+      a.dt = read_number(*dt, parameters_, Quantity{"time step", "s", Bound::Positive});
+    if (const auto t_end = linearized ? c.find("t_end") : std::optional<Cursor>(c.get("t_end", "the end time [s]")))
+      a.t_end = read_number(*t_end, parameters_, Quantity{"end time", "s", Bound::Positive});
     if (const auto n = c.find("output_every")) a.output_every = read_integer(*n, parameters_, "steps between outputs", 1);
     if (const auto dt_min = c.find("dt_min")) {
       a.dt_min = read_number(*dt_min, parameters_, Quantity{"minimum time step", "s", Bound::NonNegative});
@@ -1063,6 +1363,44 @@ class ModelBuilder {
     }
   }
 
+  void read_linearized_settings(const Cursor& c) {
+    fem::LinearizedSettings& l = model_.analysis.linearized;
+    const bool buckling = model_.analysis.type == fem::AnalysisType::Buckling;
+    for (const char* key : {"load_factor_max", "increments", "preload"})
+      if (const auto k = c.find(key); k && !buckling) k->fail("expected " + std::string(key) + " only in a buckling analysis");
+    for (const char* key : {"about", "turning_frame", "shift", "export_matrices"})
+      if (const auto k = c.find(key); k && buckling) k->fail("expected " + std::string(key) + " only in an eigen analysis");
+    if (const auto n = c.find("modes")) l.modes = read_integer(*n, parameters_, "modes wanted", 1);
+    if (const auto about = c.find("about")) {
+      static constexpr std::array<std::string_view, 2> points{"equilibrium", "configuration"};
+      l.about_equilibrium = read_choice(*about, points, "what to linearize about") == 0;
+    }
+    if (const auto f = c.find("turning_frame")) {
+      f->expect_map("a steady rotation {angular_velocity, centre}");
+      f->check_keys(schema::turning_frame);
+      l.frame_angular_velocity = read_vec3(f->get("angular_velocity", "the frame's angular velocity [rad/s]"),
+                                           parameters_, Quantity{"angular velocity", "rad/s"});
+      if (const auto p = f->find("centre")) l.frame_centre = read_vec3(*p, parameters_, Quantity{"position", "m"});
+    }
+    if (const auto s = c.find("shift")) {
+      // Given as a frequency: the shift-and-invert target is its ω².
+      const double f = read_number(*s, parameters_, Quantity{"frequency", "Hz", Bound::Positive});
+      l.shift = std::pow(2.0 * std::numbers::pi * f, 2);
+    }
+    if (const auto e = c.find("export_matrices")) l.export_matrices = read_bool(*e, "true or false");
+    if (const auto n = c.find("mode_frames")) l.mode_frames = read_integer(*n, parameters_, "frames per mode", 2);
+    if (const auto m = c.find("mode_amplitude"))
+      l.mode_amplitude = read_number(*m, parameters_, Quantity{"mode amplitude", "m", Bound::Positive});
+    if (const auto m = c.find("load_factor_max"))
+      l.load_factor_max = read_number(*m, parameters_, Quantity{"load factor", "", Bound::Positive});
+    if (const auto n = c.find("increments")) l.increments = read_integer(*n, parameters_, "load increments", 1);
+    if (const auto p = c.find("preload")) {
+      l.preload = read_number(*p, parameters_, Quantity{"load factor", "", Bound::NonNegative});
+      if (l.preload >= l.load_factor_max)
+        p->fail("expected a preload below load_factor_max = " + format_number(l.load_factor_max) + "; found " + p->found());
+    }
+  }
+
   void read_output() {
     const auto c = root_.find("output");
     if (!c) return;
@@ -1075,7 +1413,7 @@ class ModelBuilder {
   // ---- sensors ----
 
   const fem::Element& read_element(const Cursor& c) const {
-    const std::string name = read_string(c, "an element name");
+    const std::string name = name_at(c, "an element name");
     std::vector<std::string> names;
     for (const auto& e : model_.elements) {
       if (e->name() == name) return *e;
@@ -1103,19 +1441,18 @@ class ModelBuilder {
     return collector.names;
   }
 
-  void read_element_sensor(const Cursor& item, const Cursor& element_cursor, fem::Sensor& s) const {
-    if (const auto node = item.find("node")) node->fail("expected either a node or an element in one sensor; found both");
+  /// An element sensor on `element`: the field named by `quantity`; `where` is the element's place.
+  void read_element_sensor(const Cursor& item, const Cursor& where, const fem::Element& element, fem::Sensor& s) const {
     if (const auto component = item.find("component"))
       component->fail("expected no component in an element sensor (an element field is one number); found " +
                       component->found());
     if (const auto frame = item.find("frame"))
       frame->fail("expected no frame in an element sensor (element fields are in element axes); found " +
                   frame->found());
-    const fem::Element& element = read_element(element_cursor);
     const std::vector<std::string> fields = fields_of(element);
     if (fields.empty())
-      element_cursor.fail("element '" + element.name() + "' (" + std::string(element.kind()) +
-                          ") writes no output fields; expected an element with fields, such as a truss or a beam");
+      where.fail("element '" + element.name() + "' (" + std::string(element.kind()) +
+                 ") writes no output fields; expected an element with fields, such as a truss or a beam");
     const std::vector<std::string_view> choices(fields.begin(), fields.end());
     const Cursor quantity = item.get("quantity", "the element field: " + join(choices));
     s.quantity = fem::SensorQuantity::ElementField;
@@ -1124,50 +1461,105 @@ class ModelBuilder {
     s.element = &element;
   }
 
+  /// A frame looked up by name in `frames` (rigid bodies or joints); unknown: a suggestion.
+  static fem::SensorFrame find_frame(const Cursor& c, const std::string& name,
+                                     const std::map<std::string, fem::SensorFrame>& frames, std::string_view noun) {
+    if (const auto it = frames.find(name); it != frames.end()) return it->second;
+    std::vector<std::string> names;
+    for (const auto& entry : frames) names.push_back(entry.first);
+    std::string hint = did_you_mean(name, names);
+    if (hint.empty()) {
+      const std::vector<std::string_view> views(names.begin(), names.end());
+      hint = names.empty()        ? " (the model has no " + std::string(noun) + "s)"
+             : names.size() <= 12 ? " (defined: " + join(views) + ")"
+                                  : " (" + std::to_string(names.size()) + " are defined)";
+    }
+    c.fail("unknown " + std::string(noun) + " '" + name + "'" + hint);
+  }
+
+  /// `frame: <node>`, or one of `{node: n}`, `{body: b}` (a rigid body: origin at its centre of
+  /// mass, the node axes) and `{joint: j}` (the joint's frame A: its point and axes).
+  fem::SensorFrame read_sensor_frame(const Cursor& c) const {
+    if (c.is_scalar()) return fem::SensorFrame{read_node(c), fem::Vec3::Zero(), fem::Mat3::Identity()};
+    c.expect_map("a frame: a node name, or one of {node: name}, {body: name}, {joint: name}");
+    c.check_keys(schema::sensor_frame);
+    if (c.size() != 1)
+      c.fail("expected exactly one of node, body or joint in a frame; found " + std::to_string(c.size()));
+    if (const auto n = c.find("node")) return fem::SensorFrame{read_node(*n), fem::Vec3::Zero(), fem::Mat3::Identity()};
+    if (const auto b = c.find("body")) return find_frame(*b, name_at(*b, "a rigid body name"), body_frames_, "rigid body");
+    const Cursor j = *c.find("joint");
+    return find_frame(j, name_at(j, "a joint name"), joint_frames_, "joint");
+  }
+
+  /// A node sensor on `node` (`where`: the place that named it).
+  void read_node_sensor(const Cursor& item, const Cursor& where, fem::NodeId node, fem::Sensor& s) const {
+    s.node = node;
+    s.quantity = static_cast<fem::SensorQuantity>(
+        read_choice(item.get("quantity", join(sensor_quantities)), sensor_quantities, "a quantity"));
+    const bool rotational = s.quantity == fem::SensorQuantity::Rotation ||
+                            s.quantity == fem::SensorQuantity::Orientation ||
+                            s.quantity == fem::SensorQuantity::AngularVelocity;
+    if (rotational && model_.nodes[at(node)].kind != fem::NodeKind::Frame)
+      where.fail("node '" + node_names_[at(node)] + "' has no orientation (a point node); expected a frame " +
+                 "node for quantity '" + std::string(sensor_quantities[static_cast<std::size_t>(s.quantity)]) +
+                 "' (a node of a beam or rigid body, or one given an orientation)");
+    if (s.quantity == fem::SensorQuantity::Orientation) {
+      s.component = static_cast<int>(
+          read_choice(item.get("component", "x, y, z or w"), quaternion_components, "a quaternion component"));
+    } else {
+      s.component = static_cast<int>(read_choice(item.get("component", "x, y or z"), axis_names, "a component"));
+    }
+    if (const auto frame = item.find("frame")) s.frame = read_sensor_frame(*frame);
+  }
+
   void read_sensors() {
     const auto list = list_section("sensors", "a list of sensors {name, node, quantity, component}");
     if (!list) return;
     std::map<std::string, int> first_line;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Cursor item = (*list)[i];
-      item.expect_map("a sensor {name, node or element, quantity, component, frame}");
+    // Sensor names are unique: they head the columns of sensors.csv.
+    const auto claim = [&](const std::string& name, const Cursor& where) {
+      if (const auto it = first_line.find(name); it != first_line.end())
+        where.fail("duplicate sensor name '" + name + "' (first defined on line " + std::to_string(it->second) +
+                   "); expected a new name");
+      first_line.emplace(name, where.node().Mark().line + 1);
+    };
+    for_each_item(*list, [&](const Cursor& item, std::size_t) {
+      item.expect_map("a sensor {name, node, element or set, quantity, component, frame}");
       item.check_keys(schema::sensor);
       const Cursor name_cursor = item.get("name", "the sensor's name, a column of sensors.csv");
-      fem::Sensor s;
-      s.name = read_string(name_cursor, "a sensor name");
-      if (s.name.find_first_of(",\"\n\r") != std::string::npos)
+      const std::string name = name_at(name_cursor, "a sensor name");
+      if (name.find_first_of(",\"\n\r") != std::string::npos)
         name_cursor.fail_expected("a sensor name without commas, quotes or line breaks (it heads a CSV column)");
-      if (const auto it = first_line.find(s.name); it != first_line.end())
-        name_cursor.fail("duplicate sensor name '" + s.name + "' (first defined on line " + std::to_string(it->second) +
-                         "); expected a new name");
-      first_line.emplace(s.name, name_cursor.node().Mark().line + 1);
-      if (const auto scale = item.find("scale"))
-        s.scale = read_number(*scale, parameters_, Quantity{"sensor scale (a factor on the value)", ""});
-      if (const auto element = item.find("element")) {
-        read_element_sensor(item, *element, s);
+      double scale = 1.0;
+      if (const auto c = item.find("scale"))
+        scale = read_number(*c, parameters_, Quantity{"sensor scale (a factor on the value)", ""});
+      const auto node = item.find("node");
+      const auto element = item.find("element");
+      const auto set = item.find("set");
+      if (node && element) node->fail("expected either a node or an element in one sensor; found both");
+      if (set && (node || element))
+        set->fail("expected either a set or a single node or element in one sensor; found both");
+      const auto add = [&](const std::string& sensor_name, auto&& fill) {
+        fem::Sensor s;
+        s.name = sensor_name;
+        s.scale = scale;
+        claim(s.name, name_cursor);
+        fill(s);
         model_.sensors.push_back(std::move(s));
-        continue;
-      }
-      const Cursor node_cursor = item.get("node", "the node measured (or an element)");
-      s.node = read_node(node_cursor);
-      s.quantity = static_cast<fem::SensorQuantity>(
-          read_choice(item.get("quantity", join(sensor_quantities)), sensor_quantities, "a quantity"));
-      const bool rotational = s.quantity == fem::SensorQuantity::Rotation ||
-                              s.quantity == fem::SensorQuantity::Orientation ||
-                              s.quantity == fem::SensorQuantity::AngularVelocity;
-      if (rotational && model_.nodes[at(s.node)].kind != fem::NodeKind::Frame)
-        node_cursor.fail("node '" + node_names_[at(s.node)] + "' has no orientation (a point node); expected a frame " +
-                         "node for quantity '" + std::string(sensor_quantities[static_cast<std::size_t>(s.quantity)]) +
-                         "' (a node of a beam or rigid body, or one given an orientation)");
-      if (s.quantity == fem::SensorQuantity::Orientation) {
-        s.component = static_cast<int>(
-            read_choice(item.get("component", "x, y, z or w"), quaternion_components, "a quaternion component"));
+      };
+      if (set) {  // one sensor per member, named <sensor>_<member>
+        const fem::NamedSet& members = read_set(*set, "");
+        for (const fem::NodeId id : members.nodes)
+          add(name + "_" + node_names_[at(id)], [&](fem::Sensor& s) { read_node_sensor(item, *set, id, s); });
+        for (const fem::Element* e : members.elements)
+          add(name + "_" + e->name(), [&](fem::Sensor& s) { read_element_sensor(item, *set, *e, s); });
+      } else if (element) {
+        add(name, [&](fem::Sensor& s) { read_element_sensor(item, *element, read_element(*element), s); });
       } else {
-        s.component = static_cast<int>(read_choice(item.get("component", "x, y or z"), axis_names, "a component"));
+        const Cursor node_cursor = item.get("node", "the node measured (or an element, or a set)");
+        add(name, [&](fem::Sensor& s) { read_node_sensor(item, node_cursor, read_node(node_cursor), s); });
       }
-      if (const auto frame = item.find("frame")) s.frame = read_node(*frame);
-      model_.sensors.push_back(std::move(s));
-    }
+    });
   }
 
   // ---- final checks ----
@@ -1208,6 +1600,10 @@ class ModelBuilder {
   std::map<std::string, int> node_lines_;     ///< node name -> line of definition
   std::map<std::string, int> element_lines_;  ///< element name -> line of first use
   std::map<std::string, BeamDefinition> beams_;
+  std::map<std::string, int> set_lines_;            ///< set name -> line of definition
+  std::map<std::string, std::size_t> set_index_;    ///< set name -> index in model_.sets
+  std::map<std::string, fem::SensorFrame> body_frames_;   ///< rigid body name -> its frame (centre, node axes)
+  std::map<std::string, fem::SensorFrame> joint_frames_;  ///< joint name -> its frame A
   std::optional<VelocityField> initial_velocity_;
 };
 

@@ -104,8 +104,10 @@ namespace {
 
 /// Fails with the reason an expression does not parse: an unknown name (with a suggestion) when
 /// there is one, else muparser's message.
+/// `subject` quotes where the expression stands ("'-ll'", or "the name 'bar{j}'"); empty: the text.
 [[noreturn]] void fail_expression(const Cursor& c, const std::string& text, const fem::ParameterTable& parameters,
-                                  bool allow_time, const std::string& error) {
+                                  bool allow_time, const std::string& error, std::string subject = {}) {
+  if (subject.empty()) subject = "'" + text + "'";
   std::vector<std::string> known;
   for (const auto& entry : parameters) known.push_back(entry.first);
   for (const std::string& name : expression_names(text)) {
@@ -124,7 +126,7 @@ namespace {
         hint = " (defined: " + join(views) + (allow_time ? ", and t" : "") + ")";
       }
     }
-    c.fail("unknown parameter '" + name + "' in '" + text + "'" + hint);
+    c.fail("unknown parameter '" + name + "' in " + subject + hint);
   }
   // ExpressionError reads "cannot evaluate 'TEXT': REASON": quote muparser's reason alone.
   const std::string prefix = "cannot evaluate '" + text + "': ";
@@ -343,7 +345,7 @@ struct UnitWord {
   std::string_view si;
 };
 constexpr double pi = 3.14159265358979323846;
-constexpr std::array<UnitWord, 20> unit_words{{{"deg", pi / 180, "rad"},
+constexpr std::array<UnitWord, 22> unit_words{{{"deg", pi / 180, "rad"},
                                                {"rad", 1, "rad"},
                                                {"rpm", 2 * pi / 60, "rad/s"},
                                                {"deg/s", pi / 180, "rad/s"},
@@ -362,7 +364,9 @@ constexpr std::array<UnitWord, 20> unit_words{{{"deg", pi / 180, "rad"},
                                                {"kg", 1, "kg"},
                                                {"kN", 1e3, "N"},
                                                {"MPa", 1e6, "Pa"},
-                                               {"GPa", 1e9, "Pa"}}};
+                                               {"GPa", 1e9, "Pa"},
+                                               {"Hz", 1, "Hz"},
+                                               {"kHz", 1e3, "Hz"}}};
 
 /// Splits "30 deg" into "30" and the unit's factor, when the last word is a unit; otherwise the
 /// text stays whole and the factor is 1. A unit of another dimension is an error.
@@ -452,6 +456,38 @@ fem::Expression read_time_function(const Cursor& c, const fem::ParameterTable& p
 std::string read_string(const Cursor& c, std::string_view what) {
   if (!c.is_scalar() || trim(c.node().Scalar()).empty()) c.fail_expected(what);
   return c.node().Scalar();
+}
+
+std::string read_name(const Cursor& c, const fem::ParameterTable& parameters, std::string_view what) {
+  const std::string text = read_string(c, what);
+  if (text.find_first_of("{}") == std::string::npos) return text;
+  const std::string subject = "the name '" + text + "'";
+  std::string name;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '}') c.fail("expected " + std::string(what) + " with balanced braces {...}; found a '}' without '{' in '" + text + "'");
+    if (text[i] != '{') {
+      name += text[i++];
+      continue;
+    }
+    const std::size_t close = text.find('}', i + 1);
+    if (close == std::string::npos)
+      c.fail("expected " + std::string(what) + " with balanced braces {...}; found a '{' without '}' in '" + text + "'");
+    const std::string expression(trim(std::string_view(text).substr(i + 1, close - i - 1)));
+    if (expression.empty())
+      c.fail("expected a whole-number expression between the braces of " + subject + "; found '{}'");
+    double value = 0.0;
+    try {
+      value = fem::evaluate(expression, parameters);
+    } catch (const fem::ExpressionError& error) {
+      fail_expression(c, expression, parameters, /*allow_time=*/false, error.what(), subject);
+    }
+    if (!std::isfinite(value) || value != std::floor(value) || std::abs(value) > 1e15)
+      c.fail("expected a whole number for {" + expression + "} in " + subject + "; found " + format_number(value));
+    name += std::to_string(static_cast<long long>(value));
+    i = close + 1;
+  }
+  return name;
 }
 
 std::size_t read_choice(const Cursor& c, std::span<const std::string_view> choices, std::string_view what) {

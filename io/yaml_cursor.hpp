@@ -137,6 +137,10 @@ fem::Vec3 read_vec3(const Cursor& c, const fem::ParameterTable& parameters, cons
 fem::Expression read_time_function(const Cursor& c, const fem::ParameterTable& parameters, const Quantity& q);
 /// A non-empty scalar string; `what` names it with its article ("a node name").
 std::string read_string(const Cursor& c, std::string_view what);
+/// A name (`what`, with its article) whose `{expression}` parts are replaced by their values, whole
+/// numbers computed from `parameters`: "bar{k+1}" with k = 2 reads "bar3". Used for every name and
+/// every reference to a name, so that `repeat` blocks can generate them.
+std::string read_name(const Cursor& c, const fem::ParameterTable& parameters, std::string_view what);
 /// One of `choices`, with a suggestion when misspelt; returns its index in `choices`.
 std::size_t read_choice(const Cursor& c, std::span<const std::string_view> choices, std::string_view what);
 

@@ -178,7 +178,8 @@ TEST(ModelReader, ReadsEveryFeature) {
   EXPECT_EQ(model.sensors[1].quantity, fem::SensorQuantity::Displacement);
   EXPECT_EQ(model.sensors[1].component, 1);
   ASSERT_TRUE(model.sensors[1].frame.has_value());
-  EXPECT_EQ(*model.sensors[1].frame, *model.find_node("hub"));
+  EXPECT_EQ(model.sensors[1].frame->node, *model.find_node("hub"));
+  EXPECT_EQ(model.sensors[1].frame->offset, fem::Vec3::Zero());
   EXPECT_EQ(model.sensors[2].quantity, fem::SensorQuantity::Velocity);
 }
 
@@ -332,12 +333,15 @@ TEST(ModelReader, DocumentationExamplesAreValid) {
   EXPECT_GE(n_models, 2);
 }
 
-// ---- bad input: one file per error class, first line "# expect: LINE:COL: substring" ----
+// ---- bad input: one file per error class, first line "# expect: LINE:COL: substring", then
+// optionally lines "# set: key=value" (--set overrides given with the file; line 0 expects an
+// error in the override itself, reported for the file "--set") ----
 
 struct Expectation {
   int line = 0;
   int column = 0;
   std::string substring;
+  std::vector<std::string> overrides;
 };
 
 Expectation expectation_of(const fs::path& file) {
@@ -352,6 +356,9 @@ Expectation expectation_of(const fs::path& file) {
   s >> e.line >> colon >> e.column >> colon;
   std::getline(s, e.substring);
   e.substring.erase(0, e.substring.find_first_not_of(' '));
+  const std::string set_prefix = "# set: ";
+  for (std::string line; std::getline(in, line) && line.starts_with(set_prefix);)
+    e.overrides.push_back(line.substr(set_prefix.size()));
   return e;
 }
 
@@ -383,12 +390,63 @@ class ModelReaderBadInput : public ::testing::TestWithParam<std::string> {};
 TEST_P(ModelReaderBadInput, ReportsTheExpectedPlaceAndMessage) {
   const fs::path file = bad_dir / GetParam();
   const Expectation expected = expectation_of(file);
-  const InputError e = read_error(file);
-  EXPECT_EQ(e.file(), file.string());
+  const InputError e = read_error(file, expected.overrides);
+  EXPECT_EQ(e.file(), expected.line == 0 && !expected.overrides.empty() ? "--set" : file.string());
   EXPECT_EQ(e.line(), expected.line) << e.what();
   EXPECT_EQ(e.column(), expected.column) << e.what();
   EXPECT_NE(std::string(e.what()).find(expected.substring), std::string::npos)
       << "expected to contain: " << expected.substring << "\nwhat(): " << e.what();
+}
+
+/// Every message quoted in the error table of docs/model-format.md is produced by a model in
+/// tests/io/bad_input/: some file's error contains the quote ("..." in a quote stands for any text;
+/// "FILE: " for the file name).
+TEST(ModelReader, EveryDocumentedErrorIsProducedByABadInputModel) {
+  std::vector<std::string> produced;
+  for (const std::string& name : bad_input_files()) {
+    const fs::path file = bad_dir / name;
+    produced.emplace_back(read_error(file, expectation_of(file).overrides).what());
+  }
+  produced.emplace_back(read_error(bad_dir / "no_such_model.yaml").what());  // the unreadable-file row
+
+  std::ifstream in(source_dir / "docs" / "model-format.md");
+  ASSERT_TRUE(in);
+  bool in_table = false;
+  int quotes = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("## ")) in_table = line == "## Error messages";
+    if (!in_table || !line.starts_with("| ") || line.starts_with("| situation")) continue;
+    const std::size_t message_cell = line.find(" | ");
+    ASSERT_NE(message_cell, std::string::npos) << line;
+    const std::string cell = line.substr(message_cell + 3);
+    for (std::size_t open = cell.find('`'); open != std::string::npos; open = cell.find('`', open)) {
+      const std::size_t close = cell.find('`', open + 1);
+      ASSERT_NE(close, std::string::npos) << line;
+      std::string quote = cell.substr(open + 1, close - open - 1);
+      open = close + 1;
+      if (quote.starts_with("FILE: ")) quote.erase(0, 6);
+      ++quotes;
+      // The pieces between "..." must appear in order.
+      std::vector<std::string> pieces;
+      for (std::size_t from = 0;;) {
+        const std::size_t dots = quote.find("...", from);
+        pieces.push_back(quote.substr(from, dots == std::string::npos ? std::string::npos : dots - from));
+        if (dots == std::string::npos) break;
+        from = dots + 3;
+      }
+      const bool found = std::any_of(produced.begin(), produced.end(), [&](const std::string& what) {
+        std::size_t at = 0;
+        for (const std::string& piece : pieces) {
+          at = what.find(piece, at);
+          if (at == std::string::npos) return false;
+          at += piece.size();
+        }
+        return true;
+      });
+      EXPECT_TRUE(found) << "no model in tests/io/bad_input/ produces the documented message: " << quote;
+    }
+  }
+  EXPECT_GE(quotes, 60);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryFile, ModelReaderBadInput, ::testing::ValuesIn(bad_input_files()),
