@@ -5,6 +5,7 @@
 #include "elements/joint.hpp"
 #include "io/checkpoint.hpp"
 #include "io/csv_writer.hpp"
+#include "io/linearized_command.hpp"
 #include "io/model_reader.hpp"
 #include "io/progress.hpp"
 #include "io/summary_writer.hpp"
@@ -119,6 +120,8 @@ int run_command(const RunOptions& options) {
   if (!model) return exit_bad_input;
   // Nothing is written before the model is known to be valid: bad input never clobbers results.
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("out") / model->name);
+  if (model->analysis.type == fem::AnalysisType::Eigen || model->analysis.type == fem::AnalysisType::Buckling)
+    return run_linearized_command(options, *model, out);
   std::unique_ptr<assembly::Tableau> tableau;
   try {
     tableau = std::make_unique<assembly::Tableau>(*model, PETSC_COMM_WORLD);

@@ -150,7 +150,8 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
         csv.precision(17);
         if (!options.quiet) std::cout << "mode  frequency [Hz]  damping ratio  kind\n";
         for (std::size_t k = 0; k < r.modes.size(); ++k) {
-          const solvers::Mode& m = r.modes[k];
+          solvers::Mode m = r.modes[k];
+          if (m.kind == solvers::ModeKind::Rigid) m.s = 0.0;  // round-off
           const double f = m.damped_frequency() / (2.0 * std::numbers::pi);
           csv << k + 1 << ',' << f << ',' << m.natural_frequency() / (2.0 * std::numbers::pi) << ','
               << m.damping_ratio() << ',' << m.s.real() << ',' << m.s.imag() << ',' << kind_name(m.kind) << '\n';
@@ -172,7 +173,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       if (is_root()) {
         std::ofstream csv(out / "buckling.csv");
         csv.precision(17);
-        csv << "load_factor,lowest_eigenvalue\n";
+        csv << "load_factor,lowest_stiffness_eigenvalue\n";
         for (const solvers::BucklingPoint& p : r.path) csv << p.load_factor << ',' << p.lowest << '\n';
         if (!csv) throw std::runtime_error((out / "buckling.csv").string() + ": cannot be written");
         if (!r.linear_shape.empty())

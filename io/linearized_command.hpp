@@ -7,7 +7,7 @@
 ///   modes/mode_NN/results.pvd   each mode shape as a ParaView series over one period
 ///                  (`mode_frames` frames, TIME = fraction of the period), largest displacement
 ///                  `mode_amplitude`
-///   buckling.csv   (buckling) load_factor, lowest_eigenvalue [(rad/s)²] along the tracked path;
+///   buckling.csv   (buckling) load_factor, lowest_stiffness_eigenvalue [N/m] along the tracked path;
 ///                  modes/buckling_mode/ the linear buckling mode
 ///   K.mtx, D.mtx, M.mtx   (export_matrices) Matrix Market, tableau numbering (1-based)
 ///   summary.json   as for other runs, with the frequencies or critical load factors as extras

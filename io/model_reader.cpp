@@ -1269,12 +1269,22 @@ class ModelBuilder {
       const bool is_moment = moment.has_value();
       bool follower = false;
       if (const auto f = item.find("follower")) follower = read_bool(*f, "a boolean");
+      bool semitangential = false;
+      if (const auto f = item.find("semitangential")) {
+        semitangential = read_bool(*f, "a boolean");
+        if (semitangential && (!is_moment || follower))
+          f->fail(std::string("expected semitangential only on a moment that is not a follower; found it on ") +
+                  (is_moment ? "a follower moment" : "a force"));
+      }
+      const elements::LoadAxes axes = semitangential ? elements::LoadAxes::Semitangential
+                                      : follower     ? elements::LoadAxes::Follower
+                                                     : elements::LoadAxes::Global;
       for (std::size_t k = 0; k < nodes.size(); ++k) {
         std::array<fem::Expression, 3> g = read_load_vector(values, is_moment);
         if (is_moment || follower) model_.make_frame(nodes[k]);
         model_.add_element<elements::NodalLoad>(names[k], model_.nodes, nodes[k], std::move(g),
                                                 is_moment ? elements::LoadKind::Moment : elements::LoadKind::Force,
-                                                follower ? elements::LoadAxes::Follower : elements::LoadAxes::Global);
+                                                axes, 1.0, model_.initial_state[at(nodes[k])].orientation);
       }
     });
   }

@@ -47,7 +47,7 @@ inline constexpr std::array<std::string_view, 2> rectangle{"width", "height"};
 inline constexpr std::array<std::string_view, 1> circle{"radius"};
 inline constexpr std::array<std::string_view, 2> tube{"outer_radius", "inner_radius"};
 inline constexpr std::array<std::string_view, 5> rigid_body{"name", "node", "mass", "inertia", "offset"};
-inline constexpr std::array<std::string_view, 6> load{"name", "node", "set", "force", "moment", "follower"};
+inline constexpr std::array<std::string_view, 7> load{"name", "node", "set", "force", "moment", "follower", "semitangential"};
 inline constexpr std::array<std::string_view, 3> beam_load{"name", "beam", "force"};
 inline constexpr std::array<std::string_view, 20> analysis{
     "type", "integrator", "dt", "t_end", "output_every", "dt_min",

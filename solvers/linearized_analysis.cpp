@@ -124,7 +124,9 @@ void LinearizedAnalysis::linearize(double load_factor) {
   tableau_->assemble_rate_matrices(s, u_, M_, D_);
 }
 
-EigenResult LinearizedAnalysis::modes() const {
+EigenResult LinearizedAnalysis::modes() const { return modes(M_, true); }
+
+EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   const fem::LinearizedSettings& a = model_->analysis.linearized;
   EigenResult result;
 
@@ -132,7 +134,7 @@ EigenResult LinearizedAnalysis::modes() const {
   // any elastic mode (1e-8 of it) yet keeps K − σ M regular when there are rigid modes.
   const assembly::VecHandle dk = tableau_->create_vector(), dm = tableau_->create_vector();
   check(MatGetDiagonal(K_, dk), "MatGetDiagonal");
-  check(MatGetDiagonal(M_, dm), "MatGetDiagonal");
+  check(MatGetDiagonal(M, dm), "MatGetDiagonal");
   double local = 0.0, omega2 = 0.0;
   {
     const PetscScalar *k = nullptr, *m = nullptr;
@@ -149,14 +151,14 @@ EigenResult LinearizedAnalysis::modes() const {
 
   PetscReal damping_norm = 0.0;
   check(MatNorm(D_, NORM_INFINITY, &damping_norm), "MatNorm");
-  result.quadratic = damping_norm > 0.0;
+  result.quadratic = with_damping && damping_norm > 0.0;
   // Rows without inertia (constraints, multipliers) give infinite eigenvalues, in Jordan chains
   // whose rounding leaves values of any phase far above the model's spectrum (which lies below
   // about ω²_char): those are dropped.
   const double spurious = 1e2 * omega2;
   std::vector<Pair> pairs;
   if (!result.quadratic) {
-    for (Pair& p : generalized_eigenpairs(*tableau_, K_, M_, result.shift, a.modes, model_->analysis.linear_solver)) {
+    for (Pair& p : generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver)) {
       if (std::abs(p.value) > spurious) continue;
       p.value = root_of_square(p.value);
       pairs.push_back(std::move(p));
@@ -204,7 +206,6 @@ EigenResult LinearizedAnalysis::modes() const {
     m.kind = std::abs(m.s) < rigid ? ModeKind::Rigid
              : (m.s.real() > 1e-9 * std::abs(m.s)) ? ModeKind::Unstable
                                                     : ModeKind::Elastic;
-    if (m.kind == ModeKind::Rigid) m.s = 0.0;
     // Normalize: the largest node displacement (rotations times the model's size) is 1, positive.
     double largest = 0.0;
     std::size_t where = 0;
@@ -229,18 +230,12 @@ EigenResult LinearizedAnalysis::modes() const {
   return result;
 }
 
-double LinearizedAnalysis::lowest_eigenvalue(std::vector<double>* shape) const {
-  const EigenResult r = modes();
+double LinearizedAnalysis::lowest_eigenvalue(Mat metric) const {
+  const EigenResult r = modes(metric, false);
+  // Back to μ (s² = −μ): negative when the state is unstable. Near the critical load the lowest
+  // passes through the rigid class: all of them count.
   double lowest = std::numeric_limits<double>::infinity();
-  for (const Mode& m : r.modes) {
-    if (m.kind == ModeKind::Rigid) continue;
-    // Back to ω² (s² = −ω²): negative when the state is unstable.
-    const double mu = -(m.s * m.s).real();
-    if (mu < lowest) {
-      lowest = mu;
-      if (shape) *shape = m.shape;
-    }
-  }
+  for (const Mode& m : r.modes) lowest = std::min(lowest, -(m.s * m.s).real());
   return lowest;
 }
 
@@ -272,17 +267,38 @@ BucklingResult LinearizedAnalysis::buckling() {
     }
   }
 
-  // Tracking: the lowest ω² along the path from the preload, in equal increments.
+  // Tracking: the lowest eigenvalue of K φ = μ B φ along the path from the preload, in equal
+  // increments, with B = I on displacement rows and L² I on rotation rows (L: the model's size;
+  // zero on other rows): K's stiffness in N/m, defined with or without inertia.
+  assembly::MatHandle metric;
+  check(MatDuplicate(K_, MAT_DO_NOT_COPY_VALUES, metric.out()), "MatDuplicate");
+  {
+    const assembly::VecHandle diagonal = tableau_->create_vector();
+    PetscScalar* d = nullptr;
+    check(VecGetArray(diagonal, &d), "VecGetArray");
+    const double L2 = model_->length_scale * model_->length_scale;
+    for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
+      const fem::UnknownKind kind = tableau_->row_kind(tableau_->first_owned() + i);
+      d[i] = kind == fem::UnknownKind::Displacement ? 1.0 : kind == fem::UnknownKind::Rotation ? L2 : 0.0;
+    }
+    check(VecRestoreArray(diagonal, &d), "VecRestoreArray");
+    check(MatZeroEntries(metric), "MatZeroEntries");
+    check(MatDiagonalSet(metric, diagonal, INSERT_VALUES), "MatDiagonalSet");
+  }
   double at = p + delta;
   auto lowest_at = [&](double factor) {
     integrator_->solve_equilibrium(u_, at, factor);
     at = factor;
     linearize(factor);
-    return lowest_eigenvalue(nullptr);
+    return lowest_eigenvalue(metric);
   };
   out.tracked_factor = nan;
   const double step = (a.load_factor_max - p) / a.increments;
   BucklingPoint previous{p + delta, lowest_at(p + delta)};
+  if (!(previous.lowest > 0.0) || std::isinf(previous.lowest))
+    throw SolverFailure("buckling: the structure is not stable at the preload (its stiffness has a zero or "
+                        "negative eigenvalue: rigid-body or mechanism modes, or a preload beyond the critical one); "
+                        "support it, or lower the preload", 0.0);
   out.path.push_back(previous);
   for (int k = 1; k <= a.increments; ++k) {
     BucklingPoint next{p + k * step, 0.0};

@@ -15,8 +15,8 @@
 /// the model's linear solver. Rows without inertia (constraints) have infinite eigenvalues and
 /// never come near σ; rigid-body and mechanism modes come out as ω ≈ 0 and are reported as such.
 /// Buckling: (K(p) + Λ K₁) φ = 0 with K₁ = dK/dp from the equilibria at p and p + δp (the linear
-/// buckling problem about the preloaded state p), and the lowest ω² of K φ = ω² M φ tracked
-/// along the static load path until it crosses zero.
+/// buckling problem about the preloaded state p), and the lowest eigenvalue of K (in a metric that
+/// needs no inertia, BucklingPoint) tracked along the static load path until it crosses zero.
 #include "assembly/tableau.hpp"
 #include "solvers/time_integrator.hpp"
 
@@ -30,6 +30,7 @@ enum class ModeKind : std::uint8_t { Rigid, Elastic, Unstable };
 
 struct Mode {
   /// The root s of det(s² M + s D + K) = 0 of the pair ±s: Im s > 0, or, for a real pair, s ≥ 0.
+  /// Rigid modes keep their computed (round-off) value; writers show them as zero.
   std::complex<double> s;
   ModeKind kind = ModeKind::Elastic;
   std::vector<double> shape;  ///< real part of φ, global numbering, largest node displacement 1
@@ -47,7 +48,9 @@ struct EigenResult {
 
 struct BucklingPoint {
   double load_factor = 0.0;
-  double lowest = 0.0;  ///< lowest eigenvalue ω² of K φ = ω² M φ at that point [(rad/s)²]
+  /// Lowest eigenvalue μ of K φ = μ B φ there, B = I on displacements and L² I on rotations (L:
+  /// the model's size) [N/m]; it crosses zero where the path loses stability.
+  double lowest = 0.0;
 };
 
 struct BucklingResult {
@@ -88,8 +91,10 @@ class LinearizedAnalysis {
 
  private:
   [[nodiscard]] fem::StepState static_context(double load_factor) const;
-  /// Lowest ω² of K φ = ω² M φ for the current K (and one mode when wanted).
-  [[nodiscard]] double lowest_eigenvalue(std::vector<double>* shape) const;
+  /// Modes of K φ = ω² M φ (+ D when `with_damping`) for the current K, D and the given M.
+  [[nodiscard]] EigenResult modes(Mat M, bool with_damping) const;
+  /// Lowest eigenvalue μ of K φ = μ B φ, rigid modes left out.
+  [[nodiscard]] double lowest_eigenvalue(Mat B) const;
 
   fem::Model* model_;
   std::unique_ptr<assembly::Tableau> tableau_;

@@ -141,7 +141,7 @@ void TimeIntegrator::check_redundancy(Vec u) {
   throw SolverFailure(msg, 0.0);
 }
 
-void TimeIntegrator::relax_mechanism(Vec u) {
+bool TimeIntegrator::relax_mechanism(Vec u) {
   // A mechanism held by joints (a hanging chain) has no static stiffness in its free directions
   // until its multipliers carry the loads: its static tangent is singular while they are zero.
   // Newton on the static residual with a mass-like shift 2m/h² on the node rows (the dynamic
@@ -190,23 +190,26 @@ void TimeIntegrator::relax_mechanism(Vec u) {
     const fem::StepWork before = work_;
     commit(s, u);  // even unconverged: a relaxation step toward the equilibrium
     work_ = before;
-    if (rep.converged) return;
+    if (rep.converged) return true;
     h *= 2.0;
   }
+  return false;
 }
 
 void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
   // Raise the loads in increments of the load factor: start with all of it, halve on failure,
   // double again after two successes. Work and energy are not tallied: the run starts here.
-  if (has_multipliers_ && from == 0.0) relax_mechanism(u);
-  const double span = to - from;
-  const double min_increment = span / 4096;
+  // The relaxation works at load factor 1. When it converged there, its state is an equilibrium
+  // that a singular static tangent (a body free to spin about its joint's axis) cannot improve on.
+  const bool relaxed = has_multipliers_ && from == 0.0 && relax_mechanism(u) && to == 1.0;
+  const double span = to - from;  // either sign: a buckling search also steps back
+  const double min_increment = std::abs(span) / 4096;
   double lambda = from, increment = span;
   int successes = 0;
-  while (lambda < to) {
+  while (lambda != to) {
     fem::StepState s = context(0.0, 0.0);
     s.scheme = fem::TimeScheme::Static;
-    s.load_factor = std::min(to, lambda + increment);
+    s.load_factor = std::abs(to - lambda) <= std::abs(increment) ? to : lambda + increment;
     predict(0.0, 0.0, u);  // no node increments; the joints' last multipliers
     const NewtonReport rep = newton_.solve(s, u);
     stats_.newton_iterations += rep.iterations;
@@ -214,7 +217,8 @@ void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
       ++stats_.cut_steps;
       increment *= 0.5;
       successes = 0;
-      if (increment < min_increment) {
+      if (relaxed && rep.reason.find("singular") != std::string::npos) return;
+      if (std::abs(increment) < min_increment) {
         std::string msg = format("initial equilibrium: Newton failed at load factor %.6g (", s.load_factor);
         msg += rep.reason + ")";
         if (!rep.largest_owner.empty()) msg += "; largest residual in " + rep.largest_owner;
@@ -229,7 +233,7 @@ void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
     lambda = s.load_factor;
     ++stats_.equilibrium_increments;
     if (++successes >= 2) {
-      increment = std::min(span, 2.0 * increment);
+      increment = std::abs(2.0 * increment) < std::abs(span) ? 2.0 * increment : span;
       successes = 0;
     }
   }

@@ -123,7 +123,8 @@ class TimeIntegrator {
   void commit(fem::StepState s, Vec u);
   /// Models with joints: brings a mechanism near its static equilibrium with its multipliers
   /// established, before the exact static solve (time_integrator.cpp).
-  void relax_mechanism(Vec u);
+  /// Returns whether the last round converged (an equilibrium at load factor 1).
+  bool relax_mechanism(Vec u);
   [[nodiscard]] EnergyRecord energy(double t) const;
   void collect_factorization_counts();
   /// The state after nominal step `step` at t (io writes it as a checkpoint).
