@@ -280,6 +280,79 @@ analysis: {type: static, dt: 0.1, t_end: 1}
   }
 }
 
+/// `repeat` in the sections not covered above: beams, rigid bodies, beam loads, chains and the
+/// member list of a set, against the same model written out.
+TEST(Generators, RepeatInBeamsBodiesBeamLoadsAndChainsMatchesHandWritten) {
+  const std::string common = R"yaml(
+nodes:
+  - {name: a0, position: [0, 0, 0]}
+  - {name: a1, position: [1, 0, 0]}
+  - {name: a2, position: [2, 0, 0]}
+supports: [{node: a0, dofs: all}]
+analysis: {type: static, dt: 0.1, t_end: 1}
+)yaml";
+  const fs::path generated = write_temp("repeat_sections.yaml", "name: sections" + common + R"yaml(
+beams:
+  - repeat: {index: k, from: 1, to: 2}
+    items:
+      - {name: "span{k}", from: "a{k-1}", to: "a{k}", elements: k,
+         section: {EA: "k*1e6", GJ: 10, EIy: 10, EIz: 10}}
+rigid_bodies:
+  - repeat: {index: k, from: 1, to: 2}
+    items: [{name: "lump{k}", node: "a{k}", mass: k, inertia: ["0.1*k", "0.1*k", "0.1*k"]}]
+beam_loads:
+  - repeat: {index: k, from: 1, to: 2}
+    items: [{name: "q{k}", beam: "span{k}", force: [0, "-k", 0]}]
+chains:
+  - repeat: {index: c, from: 1, to: 2}
+    items:
+      - {name: "arm{c}", bodies: c, from: [0, "c", 0], direction: [1, 0, 0], length: 1, mass: 1,
+         inertia: [0.01, 0.1, 0.1], joint: {kind: spherical}, ground: {kind: spherical}}
+sets:
+  - name: tips
+    nodes:
+      - repeat: {index: c, from: 1, to: 2}
+        items: ["arm{c}_{c}"]
+)yaml");
+  const fs::path hand = write_temp("hand_sections.yaml", "name: sections" + common + R"yaml(
+beams:
+  - {name: span1, from: a0, to: a1, elements: 1, section: {EA: 1e6, GJ: 10, EIy: 10, EIz: 10}}
+  - {name: span2, from: a1, to: a2, elements: 2, section: {EA: 2e6, GJ: 10, EIy: 10, EIz: 10}}
+rigid_bodies:
+  - {name: lump1, node: a1, mass: 1, inertia: [0.1, 0.1, 0.1]}
+  - {name: lump2, node: a2, mass: 2, inertia: [0.2, 0.2, 0.2]}
+beam_loads:
+  - {name: q1, beam: span1, force: [0, -1, 0]}
+  - {name: q2, beam: span2, force: [0, -2, 0]}
+chains:
+  - {name: arm1, bodies: 1, from: [0, 1, 0], direction: [1, 0, 0], length: 1, mass: 1,
+     inertia: [0.01, 0.1, 0.1], joint: {kind: spherical}, ground: {kind: spherical}}
+  - {name: arm2, bodies: 2, from: [0, 2, 0], direction: [1, 0, 0], length: 1, mass: 1,
+     inertia: [0.01, 0.1, 0.1], joint: {kind: spherical}, ground: {kind: spherical}}
+sets:
+  - {name: tips, nodes: [arm1_1, arm2_2]}
+)yaml");
+  const fem::Model g = read_model(generated);
+  const fem::Model h = read_model(hand);
+  ASSERT_EQ(g.nodes.size(), h.nodes.size());
+  for (std::size_t i = 0; i < h.nodes.size(); ++i) {
+    EXPECT_EQ(g.nodes[i].name, h.nodes[i].name);
+    EXPECT_EQ(g.nodes[i].reference_position, h.nodes[i].reference_position) << h.nodes[i].name;
+  }
+  ASSERT_EQ(g.elements.size(), h.elements.size());
+  for (std::size_t e = 0; e < h.elements.size(); ++e) {
+    EXPECT_EQ(g.elements[e]->name(), h.elements[e]->name());
+    EXPECT_EQ(g.elements[e]->kind(), h.elements[e]->kind());
+  }
+  const auto gl = elements_of<elements::NodalLoad>(g), hl = elements_of<elements::NodalLoad>(h);
+  ASSERT_EQ(gl.size(), 6u);  // two ends of each of the three beam elements
+  for (std::size_t k = 0; k < hl.size(); ++k) EXPECT_EQ(gl[k]->value(0.0), hl[k]->value(0.0)) << hl[k]->name();
+  ASSERT_EQ(g.sets.size(), 1u);
+  EXPECT_EQ(g.sets[0].nodes, h.sets[0].nodes);
+  const assembly::Tableau tg(g, PETSC_COMM_WORLD), th(h, PETSC_COMM_WORLD);
+  EXPECT_EQ(tg.n_global(), th.n_global());
+}
+
 // ---- sets ----
 
 TEST(Generators, SetsCarryLoadsSupportsMassesAndSensors) {
