@@ -244,18 +244,22 @@ BucklingResult LinearizedAnalysis::buckling() {
   BucklingResult out;
   out.preload = load_factor_;
 
-  // Linear buckling about the preload p: (K(p) + Λ K₁) φ = 0, K₁ = (K(p + δ) − K(p)) / δ.
+  // Linear buckling about the preload p: (K(p) + Λ K₁) φ = 0, K₁ = dK/dp by central differences
+  // of the equilibria at p ± δ: the geometric stiffness is a small part of K (δ must be large
+  // enough for it to rise above the round-off of K), and K(p) bends away from linear in p where
+  // the pre-buckling state rotates (a twisted shaft), which a one-sided difference would see.
   const double p = load_factor_;
-  const double delta = 1e-3 * std::max(1.0, std::abs(p));
+  const double delta = 1e-2 * std::max(1.0, std::abs(p));
   linearize(p);
-  assembly::MatHandle Kp;
+  assembly::MatHandle Kp, minus_K1;
   check(MatDuplicate(K_, MAT_COPY_VALUES, Kp.out()), "MatDuplicate");
-  integrator_->solve_equilibrium(u_, p, p + delta);
+  integrator_->solve_equilibrium(u_, p, p - delta);
+  linearize(p - delta);
+  check(MatDuplicate(K_, MAT_COPY_VALUES, minus_K1.out()), "MatDuplicate");
+  integrator_->solve_equilibrium(u_, p - delta, p + delta);
   linearize(p + delta);
-  assembly::MatHandle minus_K1;
-  check(MatDuplicate(Kp, MAT_COPY_VALUES, minus_K1.out()), "MatDuplicate");
-  check(MatAXPY(minus_K1, -1.0, K_, SAME_NONZERO_PATTERN), "MatAXPY");  // K(p) − K(p + δ)
-  check(MatScale(minus_K1, 1.0 / delta), "MatScale");
+  check(MatAXPY(minus_K1, -1.0, K_, SAME_NONZERO_PATTERN), "MatAXPY");  // K(p − δ) − K(p + δ)
+  check(MatScale(minus_K1, 0.5 / delta), "MatScale");
   out.linear_factor = nan;
   for (const Pair& pair : generalized_eigenpairs(*tableau_, Kp, minus_K1, 0.0, std::max(4, a.modes),
                                                  model_->analysis.linear_solver)) {
@@ -267,7 +271,7 @@ BucklingResult LinearizedAnalysis::buckling() {
     }
   }
 
-  // Tracking: the lowest eigenvalue of K φ = μ B φ along the path from the preload, in equal
+  // Tracking (from p + δ, where the states are): the lowest eigenvalue of K φ = μ B φ along the path from the preload, in equal
   // increments, with B = I on displacement rows and L² I on rotation rows (L: the model's size;
   // zero on other rows): K's stiffness in N/m, defined with or without inertia.
   assembly::MatHandle metric;
