@@ -12,6 +12,9 @@
 #include "io/vtk_writer.hpp"
 #include "solvers/time_integrator.hpp"
 
+#include <petscversion.h>
+#include <slepcversion.h>
+
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -245,9 +248,24 @@ int check_command(const RunOptions& options) {
             << "  non-zeros   " << tableau.n_nonzeros() << '\n';
   for (const auto& [kind, n] : kinds)
     std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
+  for (const auto& set : model->sets)
+    std::cout << "  set " << set.name << ": "
+              << (set.nodes.empty() ? std::to_string(set.elements.size()) + " elements"
+                                    : std::to_string(set.nodes.size()) + " nodes")
+              << '\n';
   std::cout << "  sensors     " << model->sensors.size() << '\n'
             << "  analysis    ";
-  if (model->analysis.type == fem::AnalysisType::Static) {
+  const fem::LinearizedSettings& lin = model->analysis.linearized;
+  if (model->analysis.type == fem::AnalysisType::Eigen) {
+    std::cout << "eigen, " << lin.modes << " modes about "
+              << (lin.about_equilibrium ? "the equilibrium" : "the given configuration");
+    if (!lin.frame_angular_velocity.isZero())
+      std::cout << ", turning frame " << lin.frame_angular_velocity.norm() << " rad/s";
+    std::cout << '\n';
+  } else if (model->analysis.type == fem::AnalysisType::Buckling) {
+    std::cout << "buckling, preload " << lin.preload << ", path to load factor " << lin.load_factor_max << " in "
+              << lin.increments << " increments\n";
+  } else if (model->analysis.type == fem::AnalysisType::Static) {
     std::cout << "static, first increment dt = " << model->analysis.dt << ", t_end = " << model->analysis.t_end << '\n';
   } else {
     std::cout << "dynamic, " << (model->analysis.scheme == fem::TimeScheme::Midpoint ? "midpoint" : "newmark")
@@ -260,7 +278,11 @@ int info_command() {
   if (!is_root()) return exit_ok;
   std::cout << "catena " << CATENA_VERSION << "\n"
             << "  MPI ranks       " << assembly::PetscSession::size() << "\n"
-            << "  linear solvers  mumps (default), klu, umfpack, superlu, petsc (serial only except mumps)\n";
+            << "  PETSc           " << PETSC_VERSION_MAJOR << '.' << PETSC_VERSION_MINOR << '.' << PETSC_VERSION_SUBMINOR
+            << "\n"
+            << "  linear solvers  mumps (default), klu, umfpack, superlu, petsc (serial only except mumps)\n"
+            << "  eigensolvers    SLEPc " << SLEPC_VERSION_MAJOR << '.' << SLEPC_VERSION_MINOR << '.'
+            << SLEPC_VERSION_SUBMINOR << " (EPS, PEP; shift-and-invert with the linear solver)\n";
   return exit_ok;
 }
 
