@@ -44,11 +44,7 @@ void configure_shift_invert(ST st, const std::string& linear_solver, MPI_Comm co
   check(STSetType(st, STSINVERT), "STSetType");
   KSP ksp = nullptr;
   check(STGetKSP(st, &ksp), "STGetKSP");
-  check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
-  PC pc = nullptr;
-  check(KSPGetPC(ksp, &pc), "KSPGetPC");
-  check(PCSetType(pc, PCLU), "PCSetType");
-  check(PCFactorSetMatSolverType(pc, solver_package(linear_solver, ranks)), "PCFactorSetMatSolverType");
+  configure_direct_solve(ksp, solver_package(linear_solver, ranks));
 }
 
 /// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
@@ -206,16 +202,38 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
     m.kind = std::abs(m.s) < rigid ? ModeKind::Rigid
              : (m.s.real() > 1e-9 * std::abs(m.s)) ? ModeKind::Unstable
                                                     : ModeKind::Elastic;
-    // Normalize: the largest node displacement (rotations times the model's size) is 1, positive.
-    double largest = 0.0;
-    std::size_t where = 0;
-    for (std::size_t i = 0; i < p.vector.size(); ++i) {
-      const fem::UnknownKind kind = tableau_->row_kind(static_cast<PetscInt>(i));
-      const double scale = kind == fem::UnknownKind::Displacement ? 1.0 : kind == fem::UnknownKind::Rotation ? length : 0.0;
-      if (std::abs(p.vector[i]) * scale > largest) {
-        largest = std::abs(p.vector[i]) * scale;
-        where = i;
+    // Normalize: the largest node displacement (vector length) is 1, its largest component
+    // positive; a mode without displacements (a shaft's torsion) by its largest rotation times
+    // the model's size.
+    const fem::DofMap& map = tableau_->global_map();
+    auto largest_of = [&](bool rotation, double scale, std::size_t& where) {
+      double largest = 0.0;
+      for (const fem::Node& node : model_->nodes) {
+        const fem::BlockId b = rotation ? node.rotation : node.displacement;
+        if (!b.valid()) continue;
+        double norm2 = 0.0, top = 0.0;
+        std::size_t top_at = 0;
+        for (const fem::Dof d : map.dofs(b)) {
+          if (d == fem::fixed_dof) continue;
+          const double x = p.vector[static_cast<std::size_t>(d)];
+          norm2 += x * x;
+          if (std::abs(x) > top) {
+            top = std::abs(x);
+            top_at = static_cast<std::size_t>(d);
+          }
+        }
+        if (std::sqrt(norm2) * scale > largest) {
+          largest = std::sqrt(norm2) * scale;
+          where = top_at;
+        }
       }
+      return largest;
+    };
+    std::size_t where = 0, where_rotation = 0;
+    double largest = largest_of(false, 1.0, where);
+    if (const double r = largest_of(true, length, where_rotation); largest <= 1e-9 * r) {
+      largest = r;
+      where = where_rotation;
     }
     if (largest > 0.0) {
       const double factor = (p.vector[where] < 0.0 ? -1.0 : 1.0) / largest;

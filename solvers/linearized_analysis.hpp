@@ -33,7 +33,9 @@ struct Mode {
   /// Rigid modes keep their computed (round-off) value; writers show them as zero.
   std::complex<double> s;
   ModeKind kind = ModeKind::Elastic;
-  std::vector<double> shape;  ///< real part of φ, global numbering, largest node displacement 1
+  /// Real part of φ, global numbering; its largest node displacement is 1 in length (a mode
+  /// without displacements: its largest rotation times the model's size).
+  std::vector<double> shape;
 
   [[nodiscard]] double natural_frequency() const { return std::abs(s); }  ///< |s| [rad/s]
   [[nodiscard]] double damped_frequency() const { return std::abs(s.imag()); }  ///< [rad/s]

@@ -20,6 +20,16 @@ const char* solver_package(const std::string& name, int ranks) {
   return it->second;
 }
 
+void configure_direct_solve(KSP ksp, const char* package) {
+  check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
+  PC pc = nullptr;
+  check(KSPGetPC(ksp, &pc), "KSPGetPC");
+  check(PCSetType(pc, PCLU), "PCSetType");
+  check(PCFactorSetMatSolverType(pc, package), "PCFactorSetMatSolverType");
+  // The tableau is already ordered with METIS_NodeND: keep that order where the package allows.
+  check(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL), "PCFactorSetMatOrderingType");
+}
+
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -63,13 +73,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   check(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC), "SNESLineSearchSetType");
   KSP ksp = nullptr;
   check(SNESGetKSP(snes_, &ksp), "SNESGetKSP");
-  check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
-  PC pc = nullptr;
-  check(KSPGetPC(ksp, &pc), "KSPGetPC");
-  check(PCSetType(pc, PCLU), "PCSetType");
-  check(PCFactorSetMatSolverType(pc, package), "PCFactorSetMatSolverType");
-  // The tableau is already ordered with METIS_NodeND: keep that order where the package allows.
-  check(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL), "PCFactorSetMatOrderingType");
+  configure_direct_solve(ksp, package);
   check(SNESSetFromOptions(snes_), "SNESSetFromOptions");
 }
 

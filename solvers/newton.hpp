@@ -23,6 +23,10 @@ namespace catena::solvers {
 /// std::invalid_argument for an unknown one, or a serial one on several ranks.
 const char* solver_package(const std::string& name, int ranks);
 
+/// One sparse LU solve per application (KSPPREONLY + PCLU) with `package`, in the tableau's own
+/// (METIS) order.
+void configure_direct_solve(KSP ksp, const char* package);
+
 struct NewtonSettings {
   int max_iterations = 25;
   double tolerance = 1e-10;

@@ -86,6 +86,21 @@ TEST(EigenAnalysis, DampedPendulumIsAQuadraticProblem) {
   EXPECT_NEAR(r.modes[0].damped_frequency() / (omega * std::sqrt(1 - zeta * zeta)), 1.0, 1e-8);
 }
 
+TEST(EigenAnalysis, AboutTheEquilibriumOrTheConfigurationAsGiven) {
+  // An axial compression of half Euler's load: about the equilibrium the first bending frequency
+  // drops (ω²/ω0² ≈ 1 − P/P_cr for the first mode: about 0.5 here); about the straight,
+  // unstressed configuration as given it is the unloaded one.
+  const double unloaded = modes_of("loaded_cantilever_modes", {"f=0"}).modes.at(0).natural_frequency();
+  const double loaded = modes_of("loaded_cantilever_modes").modes.at(0).natural_frequency();
+  const double as_given =
+      modes_of("loaded_cantilever_modes", {"analysis.about=configuration"}).modes.at(0).natural_frequency();
+  const double ratio2 = loaded * loaded / (unloaded * unloaded);
+  EXPECT_GT(ratio2, 0.45);
+  EXPECT_LT(ratio2, 0.55);
+  EXPECT_NEAR(as_given / unloaded, 1.0, 1e-9);
+  RecordProperty("frequency_ratio_squared", std::to_string(ratio2));
+}
+
 /// Flapwise (out of the plane of rotation) and in-plane first frequencies of the rotating
 /// cantilever, in units of √(EI/ρA L⁴), at Ω̄ = Ω √(ρA L⁴/EI).
 struct RotatingFrequencies {

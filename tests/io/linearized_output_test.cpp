@@ -1,0 +1,148 @@
+// `catena run` for eigen and buckling analyses: the files users script against (modes.csv, the
+// mode series, the Matrix Market export, buckling.csv, summary.json), read back and checked
+// against the physics they carry.
+#include <gtest/gtest.h>
+
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int run_catena(const std::string& args) {
+  const std::string cmd = std::string(CATENA_EXECUTABLE) + " " + args + " > /dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::stringstream s(line);
+    for (std::string cell; std::getline(s, cell, ',');) row.push_back(cell);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+/// Entries (row, column) → value of a Matrix Market coordinate file (1-based in the file).
+std::map<std::pair<int, int>, double> read_market(const fs::path& file, int& n) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_TRUE(line.starts_with("%%MatrixMarket matrix coordinate") && line.find("real") != std::string::npos) << line;
+  while (std::getline(in, line) && line.starts_with("%")) {
+  }
+  std::stringstream header(line);
+  int rows = 0, cols = 0, nnz = 0;
+  header >> rows >> cols >> nnz;
+  EXPECT_EQ(rows, cols);
+  n = rows;
+  std::map<std::pair<int, int>, double> a;
+  int i = 0, j = 0;
+  double v = 0.0;
+  while (in >> i >> j >> v) a[{i - 1, j - 1}] += v;
+  return a;
+}
+
+const fs::path source_dir = CATENA_SOURCE_DIR;
+
+TEST(EigenOutput, ModesCsvMatrixMarketAndModeSeries) {
+  const fs::path out = fs::temp_directory_path() / "catena_eigen_output";
+  fs::remove_all(out);
+  const std::string model = (source_dir / "tests" / "solvers" / "models" / "cantilever_modes.yaml").string();
+  ASSERT_EQ(run_catena("run " + model + " --out " + out.string() +
+                       " --set analysis.export_matrices=true --set analysis.mode_amplitude=0.05 --set n=10"),
+            0);
+
+  // modes.csv: header, 8 modes, in increasing frequency, the first pair at the Euler-Bernoulli
+  // value within the 10-element discretization error (0.5 %).
+  const auto rows = read_csv(out / "modes.csv");
+  ASSERT_EQ(rows.size(), 9U);
+  EXPECT_EQ(rows[0].size(), 7U);
+  EXPECT_EQ(rows[0][1], "frequency_hz");
+  const double E = 2.1e11, rho = 7850, d = 0.02;
+  const double unit = std::sqrt(E * std::pow(d, 2) / 16 / rho) / (2 * std::numbers::pi);
+  EXPECT_NEAR(std::stod(rows[1][1]) / (1.8751040687 * 1.8751040687 * unit), 1.0, 5e-3);
+  for (std::size_t k = 2; k < rows.size(); ++k) EXPECT_GE(std::stod(rows[k][1]), std::stod(rows[k - 1][1]));
+  EXPECT_EQ(rows[1][6], "elastic");
+
+  // M.mtx: every translation direction carries the rod's mass but the clamped root's share
+  // (its lumped half element, and the coupling entry c = ρA L_e/12 of the mixed mass that its
+  // free neighbour keeps), and the rotations the torsional inertia ρJ L likewise; K.mtx symmetric.
+  int n = 0;
+  const auto M = read_market(out / "M.mtx", n);
+  const auto K = read_market(out / "K.mtx", n);
+  double total = 0.0;
+  for (const auto& [ij, v] : M) total += v;
+  const double elements = 10, rod_mass = rho * std::numbers::pi * d * d / 4 * 1.0;
+  const double rho_J_L = rho * std::numbers::pi * std::pow(d, 4) / 32;
+  const double expected = 3 * rod_mass * (1 - 1 / (2 * elements) - 1 / (12 * elements)) + rho_J_L * (1 - 1 / (2 * elements));
+  EXPECT_NEAR(total / expected, 1.0, 1e-12);
+  double asym = 0.0, largest = 0.0;
+  for (const auto& [ij, v] : K) {
+    const auto t = K.find({ij.second, ij.first});
+    asym = std::max(asym, std::abs(v - (t == K.end() ? 0.0 : t->second)));
+    largest = std::max(largest, std::abs(v));
+  }
+  EXPECT_LT(asym, 1e-9 * largest);
+
+  // The first mode's series: one period in mode_frames + 1 frames; a quarter period in, the
+  // largest displacement is the amplitude asked for.
+  const fs::path series = out / "modes" / "mode_01";
+  ASSERT_TRUE(fs::exists(series / "results.pvd"));
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName((series / "results_00006.vtu").string().c_str());  // 6 of 24 frames
+  reader->Update();
+  vtkDataArray* u = reader->GetOutput()->GetPointData()->GetArray("displacement");
+  ASSERT_NE(u, nullptr);
+  double umax = 0.0;
+  for (vtkIdType i = 0; i < u->GetNumberOfTuples(); ++i) {
+    double v[3];
+    u->GetTuple(i, v);
+    umax = std::max(umax, std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+  }
+  EXPECT_NEAR(umax, 0.05, 1e-9);
+}
+
+TEST(BucklingOutput, SummaryAndTrackedPath) {
+  const fs::path out = fs::temp_directory_path() / "catena_buckling_output";
+  fs::remove_all(out);
+  ASSERT_EQ(run_catena("run " + (source_dir / "cases" / "buckling-lateral" / "model.yaml").string() + " --out " +
+                       out.string() + " --quiet"),
+            0);
+  std::ifstream in(out / "summary.json");
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto value = [&](const std::string& key) {
+    const auto at = json.find("\"" + key + "\":");
+    EXPECT_NE(at, std::string::npos) << key;
+    return std::stod(json.substr(json.find(':', at) + 1));
+  };
+  EXPECT_NEAR(value("critical_load_factor_linear"), 1.04095, 1e-4);
+  EXPECT_NEAR(value("critical_load_factor_tracked"), 1.0400, 1e-3);
+  // buckling.csv: the lowest stiffness eigenvalue falls from positive to negative along the path.
+  const auto rows = read_csv(out / "buckling.csv");
+  ASSERT_GE(rows.size(), 3U);
+  EXPECT_EQ(rows[0][1], "lowest_stiffness_eigenvalue");
+  EXPECT_GT(std::stod(rows[1][1]), 0.0);
+  EXPECT_LT(std::stod(rows.back()[1]), 0.0);
+  EXPECT_TRUE(fs::exists(out / "modes" / "buckling_mode" / "results.pvd"));
+}
+
+}  // namespace
