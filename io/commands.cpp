@@ -87,11 +87,12 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   return d;
 }
 
-/// Rank 0 decides (it alone writes files); every rank learns whether to go on.
-bool all_ranks_agree(bool ok_on_root) {
-  int ok = ok_on_root ? 1 : 0;
-  MPI_Bcast(&ok, 1, MPI_INT, 0, PETSC_COMM_WORLD);
-  return ok != 0;
+/// Every rank learns whether all of them set up their output (rank 0 all files, the others their
+/// VTK pieces).
+bool all_ranks_agree(bool ok_here) {
+  int ok = ok_here ? 1 : 0, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
+  return all_ok != 0;
 }
 
 /// Restart into `out`: when it holds the results of the run the checkpoint belongs to, cut them
@@ -151,9 +152,20 @@ int run_command(const RunOptions& options) {
   ObserverFanOut observers;
   bool continued_in_place = false;
   bool setup_ok = true;
-  if (is_root()) {
+  // Every rank writes its piece of the VTK output (one .vtu on one rank, a .pvtu of pieces on
+  // several; the constructor is collective); rank 0 alone writes the other files.
+  try {
+    vtk = std::make_unique<VtkWriter>(out, *model, tableau->comm(), tableau->local_elements());
+  } catch (const std::exception& e) {
+    // Every rank fails together; a rank other than 0 may hold the cause, so it speaks too.
+    if (is_root())
+      print_error(out.string() + ": " + e.what());
+    else
+      std::cerr << "catena: rank " << assembly::PetscSession::rank() << ": " << out.string() << ": " << e.what() << '\n';
+    setup_ok = false;
+  }
+  if (setup_ok && is_root()) {
     try {
-      vtk = std::make_unique<VtkWriter>(out, *model);
       if (restart) continued_in_place = prepare_restart_output(out, restart->state, *vtk);
       csv = std::make_unique<CsvWriter>(out, *model, continued_in_place);
       observers.add(*vtk);
@@ -167,6 +179,10 @@ int run_command(const RunOptions& options) {
       print_error(out.string() + ": " + e.what());
       setup_ok = false;
     }
+  } else if (setup_ok) {
+    // Other ranks continue the frame numbering only; rank 0 checks and cuts the files.
+    if (restart) vtk->resume(restart->state.frames, restart->state.last_frame_t);
+    observers.add(*vtk);
   }
   if (!all_ranks_agree(setup_ok)) return exit_bad_input;
   if (is_root() && !options.quiet) {

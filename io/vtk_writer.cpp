@@ -4,14 +4,18 @@
 
 #include <vtkCellData.h>
 #include <vtkCellType.h>
+#include <vtkDataSetAttributes.h>
 #include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
 #include <vtkIntArray.h>
 #include <vtkNew.h>
+#include <vtkObjectFactory.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
+#include <vtkXMLPUnstructuredGridWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
@@ -19,11 +23,13 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <limits>
 #include <stdexcept>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -52,6 +58,39 @@ std::string pvd_text(const std::vector<PvdEntry>& entries) {
   }
   text += "  </Collection>\n</VTKFile>\n";
   return text;
+}
+
+/// Writes the .pvtu of a frame whose pieces the ranks have written themselves (rank 0 only, no
+/// MPI inside VTK). vtkXMLPUnstructuredGridWriter writes the summary for the pieces it marks as
+/// written in WritePieceInternal, after writing them itself; here the pieces exist already (each
+/// rank wrote its own, atomically, and the writer would write rank 0's grid as every piece), so
+/// only the marks are set. Its arrays and field data come from rank 0's piece, which has every
+/// array. This avoids a vtkMPIController, whose collective summary (a Reduce after the piece is
+/// written) hangs every rank when one rank's piece fails.
+class PieceIndexWriter final : public vtkXMLPUnstructuredGridWriter {
+ public:
+  static PieceIndexWriter* New();
+  vtkTypeMacro(PieceIndexWriter, vtkXMLPUnstructuredGridWriter)
+  /// 1 for each rank that wrote a piece of the frame.
+  std::vector<unsigned char> pieces_written;
+
+ protected:
+  PieceIndexWriter() = default;
+  ~PieceIndexWriter() override = default;
+  int WritePieceInternal() override {
+    for (int i = 0; i < this->NumberOfPieces; ++i)
+      this->PieceWrittenFlags[i] = pieces_written.at(static_cast<std::size_t>(i));
+    return 1;
+  }
+};
+vtkStandardNewMacro(PieceIndexWriter)
+
+/// Throws on every rank of `comm` when `error` is not empty on any of them (collective), with the
+/// local message where there is one.
+void throw_if_any_failed(MPI_Comm comm, const std::string& error, const std::string& elsewhere) {
+  int ok = error.empty() ? 1 : 0, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+  if (all_ok == 0) throw std::runtime_error(error.empty() ? elsewhere : error);
 }
 
 }  // namespace
@@ -84,6 +123,18 @@ struct VtkWriter::Impl {
 
   fs::path directory;
   const fem::Model& model;
+  /// MPI: the ranks writing pieces (size > 1); serial output otherwise (comm unused).
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0;
+  int size = 1;
+  [[nodiscard]] bool parallel() const { return size > 1; }
+  /// Which elements' cells this piece holds and which nodes' vertex cells (all in serial).
+  std::vector<char> element_in_piece;
+  std::vector<char> node_owned;
+  /// The nodes that are points of this piece, in model order (point i is node piece_nodes[i]).
+  std::vector<std::size_t> piece_nodes;
+  std::vector<vtkIdType> node_point;  ///< node index -> point id, -1 when not in this piece
+  vtkNew<vtkUnsignedCharArray> ghosts;  ///< MPI only: DUPLICATEPOINT on nodes other ranks own
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
   vtkNew<vtkDoubleArray> displacement;
@@ -96,6 +147,7 @@ struct VtkWriter::Impl {
   vtkNew<vtkIntArray> frame_node;
   vtkNew<vtkDoubleArray> time;
   std::vector<CellField> cell_fields;
+  bool cell_fields_complete = false;  ///< after create_cell_fields: under MPI no new field may appear
   /// Elements that own a cell, with its id (element cells come first, in element order).
   std::vector<std::pair<const fem::Element*, vtkIdType>> element_cells;
   /// Elements with an output point of their own (joints), with its point id (after the nodes)
@@ -112,22 +164,92 @@ struct VtkWriter::Impl {
   /// continues the numbering of the run it continues).
   long first_index = 0;
 
+  void select_piece(std::span<const std::size_t> local_elements);
   void build_topology();
   void build_constant_point_arrays();
+  void create_cell_fields();
   vtkDoubleArray& cell_field(std::string_view name, int components);
   void write(const solvers::Frame& frame);
+  /// Writes `grid` to `file` through `file`.tmp and a rename; returns the error, empty if none.
+  std::string write_grid(const fs::path& file, double t);
+  void write_parallel(double t, long index);
 };
+
+void VtkWriter::Impl::select_piece(std::span<const std::size_t> local_elements) {
+  const std::size_t n_elements = model.elements.size(), n_nodes = model.nodes.size();
+  element_in_piece.assign(n_elements, parallel() ? 0 : 1);
+  node_owned.assign(n_nodes, parallel() ? 0 : 1);
+  if (!parallel()) return;
+  // Every rank learns which rank evaluates each element (-1: none yet), to give each node to the
+  // rank of the first element touching it: the same answer on every rank, without communication
+  // per frame.
+  std::vector<int> mine(n_elements, -1), element_rank(n_elements, -1);
+  std::optional<std::size_t> outside;
+  for (const std::size_t e : local_elements) {
+    if (e >= n_elements) {
+      outside = e;
+      continue;
+    }
+    mine[e] = rank;
+    element_in_piece[e] = 1;
+  }
+  // Collective: every rank takes part before any throws.
+  MPI_Allreduce(mine.data(), element_rank.data(), static_cast<int>(n_elements), MPI_INT, MPI_MAX, comm);
+  if (outside)
+    throw std::invalid_argument("VTK output: local element " + std::to_string(*outside) + " outside the model's " +
+                                std::to_string(n_elements) + " elements");
+  std::vector<std::int32_t> node_of_block(model.registry.n_blocks(), -1);
+  for (std::size_t n = 0; n < n_nodes; ++n) {
+    const fem::Node& node = model.nodes[n];
+    if (node.displacement.valid()) node_of_block[static_cast<std::size_t>(node.displacement.index)] = static_cast<std::int32_t>(n);
+    if (node.rotation.valid()) node_of_block[static_cast<std::size_t>(node.rotation.index)] = static_cast<std::int32_t>(n);
+  }
+  std::vector<int> node_rank(n_nodes, -1);
+  for (std::size_t e = 0; e < n_elements && e < model.element_couplings.size(); ++e) {
+    const auto [begin, end] = model.element_couplings[e];
+    for (std::size_t c = begin; c < end; ++c)
+      for (const fem::BlockId b : model.registry.couplings()[c]) {
+        const std::int32_t n = node_of_block[static_cast<std::size_t>(b.index)];
+        if (n >= 0 && node_rank[static_cast<std::size_t>(n)] < 0)
+          node_rank[static_cast<std::size_t>(n)] = std::max(element_rank[e], 0);
+      }
+  }
+  for (std::size_t n = 0; n < n_nodes; ++n) node_owned[n] = (node_rank[n] < 0 ? 0 : node_rank[n]) == rank;
+}
 
 void VtkWriter::Impl::build_topology() {
   const auto n_nodes = static_cast<vtkIdType>(model.nodes.size());
-  vtkIdType n_points = n_nodes;
+  // Cell nodes are checked for every element (each rank the same), before any is used.
   for (const auto& element : model.elements)
-    if (const auto p = element->output_point(model.initial_state))
-      element_points.push_back({element.get(), n_points++, *p});
+    for (const fem::NodeId n : element->cell_nodes())
+      if (n.index < 0 || n.index >= n_nodes)
+        throw std::invalid_argument("element '" + element->name() + "': cell node index " +
+                                    std::to_string(n.index) + " outside the model's " +
+                                    std::to_string(n_nodes) + " nodes; cannot write VTK output");
+  // Points: the nodes this piece owns or its element cells pass through (all in serial), in model
+  // order; then the output points of its elements.
+  std::vector<char> is_point(node_owned.begin(), node_owned.end());
+  std::vector<std::optional<fem::Vec3>> output_points(model.elements.size());
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    if (!element_in_piece[e]) continue;
+    output_points[e] = model.elements[e]->output_point(model.initial_state);
+    if (!output_points[e])
+      for (const fem::NodeId n : model.elements[e]->cell_nodes()) is_point[static_cast<std::size_t>(n.index)] = 1;
+  }
+  node_point.assign(model.nodes.size(), -1);
+  for (std::size_t n = 0; n < model.nodes.size(); ++n)
+    if (is_point[n]) {
+      node_point[n] = static_cast<vtkIdType>(piece_nodes.size());
+      piece_nodes.push_back(n);
+    }
+  auto n_points = static_cast<vtkIdType>(piece_nodes.size());
+  const vtkIdType n_node_points = n_points;
+  for (std::size_t e = 0; e < model.elements.size(); ++e)
+    if (output_points[e]) element_points.push_back({model.elements[e].get(), n_points++, *output_points[e]});
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(n_points);
-  for (vtkIdType i = 0; i < n_nodes; ++i) {
-    const fem::Vec3& x = model.nodes[static_cast<std::size_t>(i)].reference_position;
+  for (vtkIdType i = 0; i < n_node_points; ++i) {
+    const fem::Vec3& x = model.nodes[piece_nodes[static_cast<std::size_t>(i)]].reference_position;
     points->SetPoint(i, x.x(), x.y(), x.z());
   }
   for (const ElementPoint& p : element_points) points->SetPoint(p.point, p.x0.x(), p.x0.y(), p.x0.z());
@@ -135,27 +257,24 @@ void VtkWriter::Impl::build_topology() {
 
   std::vector<vtkIdType> ids;
   std::size_t next_point = 0;
-  for (const auto& element : model.elements) {
-    if (next_point < element_points.size() && element_points[next_point].element == element.get()) {
+  for (std::size_t e = 0; e < model.elements.size(); ++e) {
+    if (!element_in_piece[e]) continue;
+    const fem::Element* element = model.elements[e].get();
+    if (next_point < element_points.size() && element_points[next_point].element == element) {
       const vtkIdType id = grid->InsertNextCell(VTK_VERTEX, 1, &element_points[next_point++].point);
-      element_cells.emplace_back(element.get(), id);
+      element_cells.emplace_back(element, id);
       continue;
     }
     const auto cell = element->cell_nodes();
     if (cell.empty()) continue;
     ids.clear();
-    for (const fem::NodeId n : cell) {
-      if (n.index < 0 || n.index >= n_nodes)
-        throw std::invalid_argument("element '" + element->name() + "': cell node index " +
-                                    std::to_string(n.index) + " outside the model's " +
-                                    std::to_string(n_nodes) + " nodes; cannot write VTK output");
-      ids.push_back(n.index);
-    }
+    for (const fem::NodeId n : cell) ids.push_back(node_point[static_cast<std::size_t>(n.index)]);
     const int type = ids.size() == 1 ? VTK_VERTEX : ids.size() == 2 ? VTK_LINE : VTK_POLY_LINE;
     const vtkIdType id = grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
-    element_cells.emplace_back(element.get(), id);
+    element_cells.emplace_back(element, id);
   }
-  for (vtkIdType i = 0; i < n_nodes; ++i) grid->InsertNextCell(VTK_VERTEX, 1, &i);
+  for (std::size_t n = 0; n < model.nodes.size(); ++n)
+    if (node_owned[n]) grid->InsertNextCell(VTK_VERTEX, 1, &node_point[n]);
 
   displacement->SetName("displacement");
   displacement->SetNumberOfComponents(3);
@@ -166,7 +285,8 @@ void VtkWriter::Impl::build_topology() {
   node_id->SetName("node_id");
   node_id->SetNumberOfComponents(1);
   node_id->SetNumberOfTuples(n_points);
-  for (vtkIdType i = 0; i < n_points; ++i) node_id->SetValue(i, i < n_nodes ? static_cast<int>(i) : -1);
+  for (vtkIdType i = 0; i < n_points; ++i)
+    node_id->SetValue(i, i < n_node_points ? static_cast<int>(piece_nodes[static_cast<std::size_t>(i)]) : -1);
   grid->GetPointData()->AddArray(displacement);
   grid->GetPointData()->AddArray(velocity);
   grid->GetPointData()->AddArray(node_id);
@@ -202,6 +322,17 @@ void VtkWriter::Impl::build_topology() {
   }
 
   build_constant_point_arrays();
+  if (parallel()) {
+    // VTK's ghost array: a node's copies in pieces that do not own it are duplicates.
+    ghosts->SetName(vtkDataSetAttributes::GhostArrayName());
+    ghosts->SetNumberOfComponents(1);
+    ghosts->SetNumberOfTuples(n_points);
+    ghosts->FillComponent(0, 0);
+    for (vtkIdType i = 0; i < n_node_points; ++i)
+      if (!node_owned[piece_nodes[static_cast<std::size_t>(i)]]) ghosts->SetValue(i, vtkDataSetAttributes::DUPLICATEPOINT);
+    grid->GetPointData()->AddArray(ghosts);
+  }
+  create_cell_fields();
 
   time->SetName("TIME");
   time->SetNumberOfComponents(1);
@@ -249,8 +380,8 @@ void VtkWriter::Impl::build_constant_point_arrays() {
     element->cell_values(model.initial_state, radius);
     if (!(radius.value() > 0.0)) continue;
     for (const fem::NodeId n : element->cell_nodes()) {
-      const auto id = static_cast<vtkIdType>(n.index);
-      section_radius->SetValue(id, std::max(section_radius->GetValue(id), radius.value()));
+      const vtkIdType id = node_point[static_cast<std::size_t>(n.index)];
+      if (id >= 0) section_radius->SetValue(id, std::max(section_radius->GetValue(id), radius.value()));
     }
   }
   grid->GetPointData()->AddArray(section_radius);
@@ -262,16 +393,53 @@ void VtkWriter::Impl::build_constant_point_arrays() {
   frame_node->SetNumberOfComponents(1);
   frame_node->SetNumberOfTuples(n_points);
   for (vtkIdType i = 0; i < n_points; ++i) {
-    const bool is_frame = i < static_cast<vtkIdType>(model.nodes.size()) &&
-                          model.nodes[static_cast<std::size_t>(i)].kind == fem::NodeKind::Frame;
+    const auto k = static_cast<std::size_t>(i);
+    const bool is_frame = k < piece_nodes.size() && model.nodes[piece_nodes[k]].kind == fem::NodeKind::Frame;
     frame_node->SetValue(i, is_frame ? 1 : 0);
   }
   grid->GetPointData()->AddArray(frame_node);
 }
 
+namespace {
+
+/// Records the fields an element sets in `cell_values` (name and number of components), in order.
+class FieldCollector final : public fem::CellValueSink {
+ public:
+  explicit FieldCollector(std::vector<std::pair<std::string, int>>& fields) : fields_(fields) {}
+  void set(std::string_view field, double) override { add(field, 1); }
+  void set_vector(std::string_view field, const fem::Vec3&) override { add(field, 3); }
+
+ private:
+  void add(std::string_view field, int components) {
+    for (const auto& f : fields_)
+      if (f.first == field) return;
+    fields_.emplace_back(std::string(field), components);
+  }
+  std::vector<std::pair<std::string, int>>& fields_;
+};
+
+}  // namespace
+
+void VtkWriter::Impl::create_cell_fields() {
+  // Every field any element with a cell sets, in the order the first frame meets them (element
+  // order): every piece gets the same arrays, also those its own elements do not set (NaN), which
+  // the .pvtu needs. Elements set their fields unconditionally, so the initial state finds them all.
+  std::vector<std::pair<std::string, int>> fields;
+  FieldCollector collector(fields);
+  for (const auto& element : model.elements)
+    if (element->output_point(model.initial_state) || !element->cell_nodes().empty())
+      element->cell_values(model.initial_state, collector);
+  for (const auto& [name, components] : fields) cell_field(name, components);
+  cell_fields_complete = true;
+}
+
 vtkDoubleArray& VtkWriter::Impl::cell_field(std::string_view name, int components) {
   for (CellField& f : cell_fields)
     if (f.name == name) return *f.values;
+  // The pieces of a .pvtu must have the same arrays: no field may appear later on one rank only.
+  if (parallel() && cell_fields_complete)
+    throw std::logic_error("VTK output: cell field '" + std::string(name) +
+                           "' not set at the initial state; every rank needs every field from the start");
   // First time any element sets this field: a new array, NaN everywhere.
   CellField f{std::string(name), vtkSmartPointer<vtkDoubleArray>::New()};
   f.values->SetName(f.name.c_str());
@@ -290,10 +458,11 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
                                 std::to_string(frame.states.size()) + " node states, the model " +
                                 std::to_string(n_nodes) + " nodes");
 
-  for (std::size_t i = 0; i < n_nodes; ++i) {
+  for (std::size_t k = 0; k < piece_nodes.size(); ++k) {
+    const std::size_t i = piece_nodes[k];
     const fem::NodeState& s = frame.states[i];
     const fem::Vec3 u = s.position - model.nodes[i].reference_position;
-    const auto id = static_cast<vtkIdType>(i);
+    const auto id = static_cast<vtkIdType>(k);
     points->SetPoint(id, s.position.x(), s.position.y(), s.position.z());
     displacement->SetTuple3(id, u.x(), u.y(), u.z());
     velocity->SetTuple3(id, s.velocity.x(), s.velocity.y(), s.velocity.z());
@@ -330,23 +499,80 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   time->Modified();
   grid->Modified();
 
+  const long index = first_index + static_cast<long>(entries.size());
+  if (parallel()) {
+    write_parallel(frame.t, index);
+    return;
+  }
   // The .vtu goes under a temporary name first, so the index never lists a partial file.
-  const std::string name = frame_file_name(first_index + static_cast<long>(entries.size()));
-  const fs::path file = directory / name;
+  const std::string name = frame_file_name(index);
+  if (std::string error = write_grid(directory / name, frame.t); !error.empty()) throw std::runtime_error(error);
+  entries.push_back({frame.t, name});
+  replace_file_atomically(directory / index_file_name, pvd_text(entries));
+}
+
+std::string VtkWriter::Impl::write_grid(const fs::path& file, double t) {
   fs::path tmp = file;
   tmp += ".tmp";
   writer->SetFileName(tmp.c_str());
-  if (writer->Write() != 1)
-    throw std::runtime_error(tmp.string() +
-                             ": VTK could not write the frame at t = " + format_double(frame.t));
+  if (writer->Write() != 1) return tmp.string() + ": VTK could not write the frame at t = " + format_double(t);
   std::error_code ec;
   fs::rename(tmp, file, ec);
-  if (ec)
-    throw std::runtime_error(file.string() + ": cannot rename " + tmp.filename().string() + " (" +
-                             ec.message() + ")");
+  if (ec) return file.string() + ": cannot rename " + tmp.filename().string() + " (" + ec.message() + ")";
+  return {};
+}
 
-  entries.push_back({frame.t, name});
-  replace_file_atomically(directory / index_file_name, pvd_text(entries));
+void VtkWriter::Impl::write_parallel(double t, long index) {
+  // 1. Every rank writes its piece (atomically); all learn whether every piece exists.
+  const unsigned char has_piece = grid->GetNumberOfPoints() > 0 || grid->GetNumberOfCells() > 0 ? 1 : 0;
+  std::string error;
+  if (has_piece) {
+    try {
+      error = write_grid(directory / piece_file_name(index, rank), t);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  throw_if_any_failed(comm, error,
+                      "VTK output: another rank could not write its piece of the frame at t = " + format_double(t));
+  // 2. Rank 0 writes the .pvtu listing the pieces written, then the index: ParaView never sees
+  //    a .pvd entry before its .pvtu and all its pieces exist.
+  std::vector<unsigned char> written(static_cast<std::size_t>(size), 0);
+  MPI_Gather(&has_piece, 1, MPI_UNSIGNED_CHAR, written.data(), 1, MPI_UNSIGNED_CHAR, 0, comm);
+  const std::string name = parallel_frame_file_name(index);
+  if (rank == 0) {
+    try {
+      vtkNew<PieceIndexWriter> summary;
+      summary->pieces_written = written;
+      summary->SetController(nullptr);  // no MPI inside VTK: the pieces are marked above
+      summary->SetInputData(grid);
+      summary->SetNumberOfPieces(size);
+      summary->SetStartPiece(0);
+      summary->SetEndPiece(0);
+      summary->SetDataModeToAppended();
+      summary->SetHeaderTypeToUInt64();
+      // The file name only names the pieces (results_NNNNN_<rank>.vtu); the text goes to a
+      // string so that the .pvtu is replaced atomically like every other file.
+      summary->SetFileName((directory / name).c_str());
+      summary->WriteToOutputStringOn();
+      if (summary->Write() != 1)
+        error = (directory / name).string() + ": VTK could not write the frame at t = " + format_double(t);
+      else
+        replace_file_atomically(directory / name, summary->GetOutputString());
+      if (error.empty()) {
+        entries.push_back({t, name});
+        replace_file_atomically(directory / index_file_name, pvd_text(entries));
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  } else {
+    entries.push_back({t, name});  // the numbering only: rank 0 keeps the index
+  }
+  int ok = error.empty() ? 1 : 0;
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  if (!ok)
+    throw std::runtime_error(error.empty() ? "VTK output: rank 0 could not write " + name : error);
 }
 
 namespace {
@@ -368,7 +594,43 @@ VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
   static const bool sequential = choose_sequential_vtk_smp();
   (void)sequential;
   create_output_directory(impl_->directory);
+  impl_->select_piece({});
   impl_->build_topology();
+}
+
+VtkWriter::VtkWriter(fs::path directory, const fem::Model& model, MPI_Comm comm,
+                     std::span<const std::size_t> local_elements)
+    : impl_(std::make_unique<Impl>(std::move(directory), model)) {
+  static const bool sequential = choose_sequential_vtk_smp();
+  (void)sequential;
+  Impl& m = *impl_;
+  MPI_Comm_rank(comm, &m.rank);
+  MPI_Comm_size(comm, &m.size);
+  m.comm = comm;
+  // Each stage ends with every rank knowing whether all succeeded, so that no rank waits in a
+  // collective another one has left; the rank that failed rethrows its own exception.
+  auto stage = [&](const auto& work, const std::string& elsewhere) {
+    std::exception_ptr failure;
+    try {
+      work();
+    } catch (const std::exception&) {
+      failure = std::current_exception();
+    }
+    if (m.parallel()) {
+      int ok = failure ? 0 : 1, all_ok = 0;
+      MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+      if (!all_ok && !failure) throw std::runtime_error(elsewhere);
+    }
+    if (failure) std::rethrow_exception(failure);
+  };
+  // Rank 0 creates the directory before any rank writes into it.
+  stage([&] { if (m.rank == 0) create_output_directory(m.directory); },
+        m.directory.string() + ": rank 0 could not create the output directory");
+  stage([&] {
+          m.select_piece(local_elements);
+          m.build_topology();
+        },
+        m.directory.string() + ": VTK output could not be set up on another rank");
 }
 
 VtkWriter::~VtkWriter() = default;
@@ -392,13 +654,31 @@ std::optional<std::string> xml_attribute(std::string_view element, std::string_v
   return std::string(element.substr(first, last - first));
 }
 
+/// Removes the pieces `<stem>_<rank>.vtu` of the .pvtu `file` (they sit next to it).
+void remove_pieces(const fs::path& file) {
+  const std::string prefix = file.stem().string() + "_";
+  std::error_code ec;
+  std::vector<fs::path> pieces;
+  for (fs::directory_iterator it(file.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0 ||
+        it->path().extension() != ".vtu")
+      continue;
+    const std::string_view rank = std::string_view(name).substr(prefix.size(), name.size() - prefix.size() - 4);
+    if (std::all_of(rank.begin(), rank.end(), [](char c) { return c >= '0' && c <= '9'; })) pieces.push_back(it->path());
+  }
+  for (const fs::path& p : pieces) fs::remove(p, ec);
+}
+
 }  // namespace
 
 void VtkWriter::resume(long frames, double last_frame_t) {
   Impl& m = *impl_;
   const fs::path index = m.directory / index_file_name;
   std::error_code ec;
-  if (!fs::exists(index, ec)) {
+  if (m.rank != 0 || !fs::exists(index, ec)) {
+    // A new directory: the continuation only, numbered on from the run it continues. Under MPI the
+    // ranks other than 0 only number their pieces (frames continue at `frames` in either case).
     // A new directory: the continuation only, numbered on from the run it continues.
     m.entries.clear();
     m.first_index = frames;
@@ -421,8 +701,13 @@ void VtkWriter::resume(long frames, double last_frame_t) {
                              " frames, the checkpoint expects at least " + std::to_string(frames) + " with the last at t = " +
                              format_double(last_frame_t) + "; these are not the results of the run the checkpoint "
                              "belongs to (write the continuation to another --out directory)");
-  // Frames after the checkpoint belong to the results the continuation replaces.
-  for (std::size_t i = static_cast<std::size_t>(frames); i < entries.size(); ++i) fs::remove(m.directory / entries[i].file, ec);
+  // Frames after the checkpoint belong to the results the continuation replaces (a .pvtu with
+  // its pieces, whatever the number of ranks that wrote them).
+  for (std::size_t i = static_cast<std::size_t>(frames); i < entries.size(); ++i) {
+    const fs::path file = m.directory / entries[i].file;
+    if (file.extension() == ".pvtu") remove_pieces(file);
+    fs::remove(file, ec);
+  }
   entries.resize(static_cast<std::size_t>(frames));
   m.entries = std::move(entries);
   m.first_index = 0;
@@ -434,6 +719,19 @@ const fs::path& VtkWriter::directory() const { return impl_->directory; }
 std::string VtkWriter::frame_file_name(long index) {
   char name[32];
   std::snprintf(name, sizeof name, "results_%05ld.vtu", index);
+  return name;
+}
+
+std::string VtkWriter::parallel_frame_file_name(long index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "results_%05ld.pvtu", index);
+  return name;
+}
+
+// vtkXMLPDataObjectWriter's name for piece `rank` of results_NNNNN.pvtu (<base>_<piece>.vtu).
+std::string VtkWriter::piece_file_name(long index, int rank) {
+  char name[48];
+  std::snprintf(name, sizeof name, "results_%05ld_%d.vtu", index, rank);
   return name;
 }
 

@@ -29,34 +29,67 @@
 ///               forces and `radius`; rigid bodies (a vertex on their node): `mass`,
 ///               `centre_of_mass`, `centre_velocity`; joints (a vertex on their point): reactions
 ///               and relative coordinates (elements/joint.hpp)
-///   MPI         rank 0 receives every node state (solvers::Frame) and writes the whole grid,
-///               so a run on N ranks writes the same single-piece files as one rank
 ///   field data  `TIME` (1 value) [s]
 /// The topology is built once at construction; each frame updates coordinates and arrays only.
+///
+/// MPI (the constructor with a communicator of N > 1 ranks; with one rank it writes the serial
+/// files above): each frame is a parallel unstructured grid, `results_NNNNN.pvtu` (written by
+/// rank 0 with VTK's vtkXMLPUnstructuredGridWriter), whose pieces `results_NNNNN_<rank>.vtu` each
+/// rank writes itself, and results.pvd lists the .pvtu files (rank 0, after every piece exists).
+/// Which rank writes what, so that every element and every node is exactly one cell:
+///   elements    the rank that evaluates the element (assembly::Tableau::local_elements, the owner
+///               of its first free block) writes its cell, and its output point (joints)
+///   nodes       a node's vertex cell goes to the rank that evaluates the first element, in model
+///               order, whose unknowns include the node's (its displacement or rotation block: a
+///               beam, truss, rigid body, joint, point mass or load on it); rank 0 for a node no
+///               element touches. That rank owns the node
+///   points      a piece holds the nodes it owns and the nodes its element cells pass through,
+///               in model order, then its elements' output points; a node shared by the cells of
+///               two ranks is a point of both pieces, with equal data. Its copies in pieces that
+///               do not own it are marked in `vtkGhostType` (VTK's ghost array, DUPLICATEPOINT),
+///               an array written under MPI only, so statistics in ParaView count each node once
+///   cell data   the same arrays on every rank (created at construction from every element's
+///               cell_values at the initial state), in the serial order
+/// Pieces and the .pvtu have the serial content otherwise (same arrays, node_id, TIME). A rank
+/// with neither cells nor points writes no piece, and the .pvtu does not list it. Every rank
+/// writes into `directory`, which must be the same (shared) directory on every rank.
 /// VTK headers stay in vtk_writer.cpp (pimpl).
 #include "solvers/observer.hpp"
 
+#include <mpi.h>
+
+#include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 
 namespace catena::io {
 
 class VtkWriter final : public solvers::Observer {
  public:
-  /// Creates `directory` if needed. `model` must outlive the writer, and its nodes and elements
-  /// must not change afterwards. Throws std::invalid_argument when an element's cell names a node
-  /// outside the model, std::runtime_error when the directory cannot be created.
+  /// Serial output (one .vtu per frame; no MPI call, also for single frames of the eigen
+  /// analysis). Creates `directory` if needed. `model` must outlive the writer, and its nodes and
+  /// elements must not change afterwards. Throws std::invalid_argument when an element's cell
+  /// names a node outside the model, std::runtime_error when the directory cannot be created.
   VtkWriter(std::filesystem::path directory, const fem::Model& model);
+  /// Output of a run on the ranks of `comm`: collective, every rank constructs it (same model),
+  /// then receives every frame. `local_elements` are the elements this rank evaluates
+  /// (assembly::Tableau::local_elements: each element on exactly one rank). On one rank the same
+  /// as the serial writer; on more, a .pvtu of one piece per rank (header comment). Errors as
+  /// the serial constructor, thrown on every rank when one of them fails.
+  VtkWriter(std::filesystem::path directory, const fem::Model& model, MPI_Comm comm,
+            std::span<const std::size_t> local_elements);
   ~VtkWriter() override;
   VtkWriter(const VtkWriter&) = delete;
   VtkWriter& operator=(const VtkWriter&) = delete;
   VtkWriter(VtkWriter&&) noexcept;
   VtkWriter& operator=(VtkWriter&&) noexcept;
 
-  /// Writes the next results_NNNNN.vtu, then replaces results.pvd. Throws std::invalid_argument
-  /// when `frame.states` does not hold one state per node, std::runtime_error when a file cannot
-  /// be written.
+  /// Writes the next results_NNNNN.vtu (under MPI: this rank's piece, and on rank 0 the .pvtu),
+  /// then replaces results.pvd. Under MPI collective: every rank gets the same frame. Throws
+  /// std::invalid_argument when `frame.states` does not hold one state per node,
+  /// std::runtime_error when a file cannot be written (under MPI on every rank when any fails).
   void on_frame(const solvers::Frame& frame) override;
 
   /// Restart (`catena run --restart`), before the first frame: continue after frame
@@ -64,7 +97,10 @@ class VtkWriter final : public solvers::Observer {
   /// directory has a results.pvd (the run's own directory), its entries after that frame and
   /// their files are removed and the numbering continues; without one (a new directory), the
   /// index lists the continuation only, numbered from `frames`. Throws std::runtime_error when
-  /// the results.pvd found has fewer frames or another time at that frame.
+  /// the results.pvd found has fewer frames or another time at that frame. The entries may be
+  /// .vtu or .pvtu files (a .pvtu is removed with its pieces), so a run may continue on another
+  /// number of ranks. Under MPI call it on every rank: rank 0 checks and cuts the files (and alone
+  /// may throw), the others only continue the numbering; not collective.
   void resume(long frames, double last_frame_t);
 
   /// Number of frames written so far (the counter of the next file).
@@ -73,6 +109,9 @@ class VtkWriter final : public solvers::Observer {
 
   /// "results_00042.vtu" for index 42.
   [[nodiscard]] static std::string frame_file_name(long index);
+  /// Under MPI: "results_00042.pvtu" for index 42; its pieces are "results_00042_<rank>.vtu".
+  [[nodiscard]] static std::string parallel_frame_file_name(long index);
+  [[nodiscard]] static std::string piece_file_name(long index, int rank);
   static constexpr const char* index_file_name = "results.pvd";
 
  private:

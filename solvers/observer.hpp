@@ -40,6 +40,9 @@ struct Progress {
 
 struct IntegratorState;  // solvers/time_integrator.hpp
 
+/// Under MPI, `on_frame` is called on every rank (each keeps every node state: VTK pieces are
+/// written per rank), `on_progress` and `on_checkpoint` on rank 0 only. An observer that writes
+/// one file for the whole run (CSV) is registered on rank 0 only (io/commands.cpp).
 class Observer {
  public:
   virtual ~Observer() = default;

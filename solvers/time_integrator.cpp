@@ -357,9 +357,9 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   double h_cur = a.dt;
   int successes = 0;
   long step = 0;
-  auto emit = [&](long frame_step, const EnergyRecord& e) {
-    if (rank_ == 0) observer.on_frame(Frame{t, frame_step, model_, states_, e});
-  };
+  // Frames go to every rank (each keeps all node states), so that under MPI each rank can write
+  // its piece of the VTK output; progress and checkpoints go to rank 0 only.
+  auto emit = [&](long frame_step, const EnergyRecord& e) { observer.on_frame(Frame{t, frame_step, model_, states_, e}); };
   if (resume) {
     // Continue between two nominal steps exactly where the checkpoint left off: same state, same
     // step size control, same counters. Its frame is already written.

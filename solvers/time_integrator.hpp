@@ -91,7 +91,8 @@ class TimeIntegrator {
  public:
   TimeIntegrator(fem::Model& model, assembly::Tableau& tableau);
 
-  /// Runs from the model's initial state to t_end. Observers are called on rank 0 only.
+  /// Runs from the model's initial state to t_end. `on_frame` is called on every rank with the
+  /// same frame (all node states); `on_progress` and `on_checkpoint` on rank 0 only.
   /// `stop` (may be null) is polled between steps: when set, the run ends after the current
   /// step with a last frame and `interrupted = true` (and a checkpoint when
   /// `analysis.checkpoint_every` is set). `resume` (may be null): continue from that state
