@@ -173,8 +173,8 @@ def pieces(one, two):
             fail(f"frame at t = {t}: {n1} with one rank, {n2} with two (expected the .pvtu of the same number)")
         sources = pieces_of(os.path.join(two, n2))
         stem = n2[:-5]
-        if sorted(sources) != sorted(f"{stem}_{r}.vtu" for r in range(len(sources))) or len(sources) != 2:
-            fail(f"{n2}: pieces {sources}, expected {stem}_0.vtu and {stem}_1.vtu")
+        if sorted(sources) != sorted(f"{stem}_{r}.vtu" for r in range(len(sources))) or len(sources) < 2:
+            fail(f"{n2}: pieces {sources}, expected {stem}_<rank>.vtu for ranks 0, 1, ...")
         for s in sources:
             if read(os.path.join(two, s)).GetNumberOfCells() > 0:
                 ranks_with_cells.add(s.rsplit("_", 1)[1])
@@ -187,9 +187,9 @@ def pieces(one, two):
         moved = max(moved, max(abs(v) for row in arrays(ref.GetPointData())["displacement"] for v in row))
     if moved <= 0.0:
         fail("nothing moved: the comparison would prove nothing")
-    if len(ranks_with_cells) != 2:
-        fail(f"only the pieces {sorted(ranks_with_cells)} hold cells: the output is not split over both ranks")
-    print(f"{len(f1)} frames: .pvtu of 2 pieces = one-rank .vtu; worst relative difference "
+    if len(ranks_with_cells) != len(sources):
+        fail(f"only the pieces {sorted(ranks_with_cells)} of {sources} hold cells: the output is not split over the ranks")
+    print(f"{len(f1)} frames: .pvtu of {len(sources)} pieces = one-rank .vtu; worst relative difference "
           f"{worst_points.value:.3g} ({worst_points.where}), cells {worst_cells.value:.3g} ({worst_cells.where})")
 
 
