@@ -12,6 +12,7 @@ import math
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in tools/studies
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import studylib as sl  # noqa: E402
 
