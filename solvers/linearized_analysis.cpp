@@ -47,11 +47,9 @@ void configure_shift_invert(ST st, const std::string& linear_solver, MPI_Comm co
   configure_direct_solve(ksp, solver_package(linear_solver, ranks));
 }
 
+using Pair = LinearizedAnalysis::Pair;
+
 /// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
-struct Pair {
-  std::complex<double> value;
-  std::vector<double> vector;
-};
 std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, double target, int nev,
                                          const std::string& linear_solver) {
   EpsHandle eps;
@@ -126,8 +124,7 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   const fem::LinearizedSettings& a = model_->analysis.linearized;
   EigenResult result;
 
-  // Characteristic ω² of the model: the largest K_ii / M_ii. The automatic shift lies far below
-  // any elastic mode (1e-8 of it) yet keeps K − σ M regular when there are rigid modes.
+  // Characteristic ω² of the model: the largest K_ii / M_ii (about its highest frequency).
   const assembly::VecHandle dk = tableau_->create_vector(), dm = tableau_->create_vector();
   check(MatGetDiagonal(K_, dk), "MatGetDiagonal");
   check(MatGetDiagonal(M, dm), "MatGetDiagonal");
@@ -143,8 +140,6 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   }
   MPI_Allreduce(&local, &omega2, 1, MPI_DOUBLE, MPI_MAX, tableau_->comm());
   if (!(omega2 > 0.0)) throw SolverFailure("eigen-analysis: the model has no inertia (give masses or densities)", 0.0);
-  result.shift = a.shift > 0.0 ? a.shift : -1e-8 * omega2;
-
   PetscReal damping_norm = 0.0;
   check(MatNorm(D_, NORM_INFINITY, &damping_norm), "MatNorm");
   result.quadratic = with_damping && damping_norm > 0.0;
@@ -153,51 +148,34 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   // about ω²_char): those are dropped.
   const double spurious = 1e2 * omega2;
   std::vector<Pair> pairs;
-  if (!result.quadratic) {
-    for (Pair& p : generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver)) {
-      if (std::abs(p.value) > spurious) continue;
-      p.value = root_of_square(p.value);
-      pairs.push_back(std::move(p));
+  // The automatic shift: 1e-10 ω²_char below zero. It keeps K − σ M regular with rigid-body or
+  // mechanism modes (a shift of zero would factor a singular K: MUMPS does not always say so,
+  // and the modes come out polluted), and lies below the elastic modes of any but extremely fine
+  // and slender models (a rod of 10⁴ elements shorter than its diameter).
+  const auto solve = [&](double shift) {
+    result.shift = shift;
+    pairs.clear();
+    if (!result.quadratic) {
+      for (Pair& p : generalized_eigenpairs(*tableau_, K_, M, shift, a.modes, model_->analysis.linear_solver)) {
+        if (std::abs(p.value) > spurious) continue;
+        p.value = root_of_square(p.value);
+        pairs.push_back(std::move(p));
+      }
+    } else {
+      quadratic_eigenpairs(shift, omega2, spurious, pairs);
     }
-  } else {
-    // (K + s D + s² M) φ = 0: the pair ±iω of each mode both converge; keep Im s ≥ 0.
-    PepHandle pep;
-    check(PEPCreate(tableau_->comm(), pep.out()), "PEPCreate");
-    Mat A[3] = {K_, D_, M_};
-    check(PEPSetOperators(pep, 3, A), "PEPSetOperators");
-    check(PEPSetProblemType(pep, PEP_GENERAL), "PEPSetProblemType");
-    check(PEPSetDimensions(pep, 2 * a.modes, PETSC_DEFAULT, PETSC_DEFAULT), "PEPSetDimensions");
-    const double target = result.shift < 0.0 ? -std::sqrt(-result.shift) : std::sqrt(result.shift);
-    check(PEPSetTarget(pep, target), "PEPSetTarget");
-    check(PEPSetWhichEigenpairs(pep, PEP_TARGET_MAGNITUDE), "PEPSetWhichEigenpairs");
-    check(PEPSetTolerances(pep, 1e-12, 500), "PEPSetTolerances");
-    ST st = nullptr;
-    check(PEPGetST(pep, &st), "PEPGetST");
-    configure_shift_invert(st, model_->analysis.linear_solver, tableau_->comm());
-    check(PEPSetFromOptions(pep), "PEPSetFromOptions");
-    check(PEPSolve(pep), "PEPSolve");
-    PetscInt n = 0;
-    check(PEPGetConverged(pep, &n), "PEPGetConverged");
-    const assembly::VecHandle xr = tableau_->create_vector(), xi = tableau_->create_vector();
-    for (PetscInt i = 0; i < n; ++i) {
-      PetscScalar kr = 0.0, ki = 0.0;
-      check(PEPGetEigenpair(pep, i, &kr, &ki, xr, xi), "PEPGetEigenpair");
-      const std::complex<double> s(kr, ki);
-      if (std::norm(s) > spurious) continue;
-      const bool real = std::abs(ki) <= 1e-12 * std::abs(s);
-      if (ki < 0.0 && !real) continue;
-      if (real && kr < 0.0 && std::abs(s) > 1e-6 * std::sqrt(omega2)) continue;  // keep the growing one of a real pair
-      Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}};
-      tableau_->gather_all(xr, p.vector);
-      pairs.push_back(std::move(p));
-    }
-  }
+  };
+  solve(a.shift > 0.0 ? a.shift : -1e-10 * omega2);
 
-  // Rigid and mechanism modes: |s| below 1e-6 of the characteristic frequency.
-  const double rigid = 1e-6 * std::sqrt(omega2);
+  // Rigid and mechanism modes: |s|² below 1e-13 ω²_char, round-off of a zero eigenvalue. A model
+  // whose spectrum spans more than that (ω_char/ω_1 > 3e6: a rod of 4000 elements, each shorter
+  // than its diameter) is too ill-conditioned for its lowest modes anyway (their ω² come out a few
+  // per cent off in double precision) and has them reported as rigid.
+  const double rigid = std::sqrt(1e-13 * omega2);
   const double length = model_->length_scale;
   for (Pair& p : pairs) {
     Mode m;
+
     m.s = p.value;
     m.kind = std::abs(m.s) < rigid ? ModeKind::Rigid
              : (m.s.real() > 1e-9 * std::abs(m.s)) ? ModeKind::Unstable
@@ -246,6 +224,42 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
                    [](const Mode& x, const Mode& y) { return std::abs(x.s) < std::abs(y.s); });
   if (static_cast<int>(result.modes.size()) > a.modes) result.modes.resize(static_cast<std::size_t>(a.modes));
   return result;
+}
+
+void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, double spurious,
+                                              std::vector<Pair>& pairs) const {
+  // (K + s D + s² M) φ = 0 about the target √σ in s: the pair ±iω of each mode both converge;
+  // keep Im s ≥ 0.
+  const fem::LinearizedSettings& a = model_->analysis.linearized;
+  PepHandle pep;
+  check(PEPCreate(tableau_->comm(), pep.out()), "PEPCreate");
+  Mat A[3] = {K_, D_, M_};
+  check(PEPSetOperators(pep, 3, A), "PEPSetOperators");
+  check(PEPSetProblemType(pep, PEP_GENERAL), "PEPSetProblemType");
+  check(PEPSetDimensions(pep, 2 * a.modes, PETSC_DEFAULT, PETSC_DEFAULT), "PEPSetDimensions");
+  check(PEPSetTarget(pep, shift < 0.0 ? -std::sqrt(-shift) : std::sqrt(shift)), "PEPSetTarget");
+  check(PEPSetWhichEigenpairs(pep, PEP_TARGET_MAGNITUDE), "PEPSetWhichEigenpairs");
+  check(PEPSetTolerances(pep, 1e-12, 500), "PEPSetTolerances");
+  ST st = nullptr;
+  check(PEPGetST(pep, &st), "PEPGetST");
+  configure_shift_invert(st, model_->analysis.linear_solver, tableau_->comm());
+  check(PEPSetFromOptions(pep), "PEPSetFromOptions");
+  check(PEPSolve(pep), "PEPSolve");
+  PetscInt n = 0;
+  check(PEPGetConverged(pep, &n), "PEPGetConverged");
+  const assembly::VecHandle xr = tableau_->create_vector(), xi = tableau_->create_vector();
+  for (PetscInt i = 0; i < n; ++i) {
+    PetscScalar kr = 0.0, ki = 0.0;
+    check(PEPGetEigenpair(pep, i, &kr, &ki, xr, xi), "PEPGetEigenpair");
+    const std::complex<double> s(kr, ki);
+    if (std::norm(s) > spurious) continue;
+    const bool real = std::abs(ki) <= 1e-12 * std::abs(s);
+    if (ki < 0.0 && !real) continue;
+    if (real && kr < 0.0 && std::norm(s) > 1e-13 * omega2) continue;  // keep the growing one of a real pair
+    Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}};
+    tableau_->gather_all(xr, p.vector);
+    pairs.push_back(std::move(p));
+  }
 }
 
 double LinearizedAnalysis::lowest_eigenvalue(Mat metric) const {

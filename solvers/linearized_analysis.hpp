@@ -44,7 +44,7 @@ struct Mode {
 
 struct EigenResult {
   std::vector<Mode> modes;  ///< by increasing |s|
-  double shift = 0.0;       ///< σ used for ω² [(rad/s)²]
+  double shift = 0.0;       ///< σ used for ω² [(rad/s)²]: 0, or below 0 for a singular K
   bool quadratic = false;   ///< solved as a quadratic problem (D ≠ 0)
 };
 
@@ -91,8 +91,16 @@ class LinearizedAnalysis {
   [[nodiscard]] std::span<const fem::NodeState> states() const { return integrator_->states(); }
   [[nodiscard]] const RunStatistics& statistics() const { return integrator_->statistics(); }
 
+ /// An eigenvalue (μ or s) with the real part of its vector (global numbering).
+  struct Pair {
+    std::complex<double> value;
+    std::vector<double> vector;
+  };
+
  private:
   [[nodiscard]] fem::StepState static_context(double load_factor) const;
+  /// Eigenpairs s of (K + s D + s² M) φ = 0 nearest √shift, one of each conjugate pair.
+  void quadratic_eigenpairs(double shift, double omega2, double spurious, std::vector<Pair>& pairs) const;
   /// Modes of K φ = ω² M φ (+ D when `with_damping`) for the current K, D and the given M.
   [[nodiscard]] EigenResult modes(Mat M, bool with_damping) const;
   /// Lowest eigenvalue μ of K φ = μ B φ, rigid modes left out.
