@@ -1,6 +1,7 @@
 """pvbatch side of tools/render (run it through tools/render, which checks the arguments).
 
-Input by environment: CATENA_RENDER_VTU (one results_NNNNN.vtu), CATENA_RENDER_OUT (PNG),
+Input by environment: CATENA_RENDER_VTU (one results_NNNNN.vtu, or the .pvtu of an MPI run),
+CATENA_RENDER_OUT (PNG),
 CATENA_RENDER_SIZE (WxH), CATENA_RENDER_TITLE. The arrays used are those io/vtk_writer.hpp
 documents: point data section_radius, frame_node, director_1..3, displacement; cell data mass
 (rigid bodies) and relative_x (joints).
@@ -10,8 +11,7 @@ import os
 
 from paraview import servermanager
 from paraview.simple import (Calculator, ProgrammableFilter, ColorBy, CreateView, ExtractSurface, Glyph, GetColorTransferFunction,
-                             GetScalarBar, SaveScreenshot, SetActiveView, Show, Text, Threshold, Tube,
-                             XMLUnstructuredGridReader)
+                             GetScalarBar, OpenDataFile, SaveScreenshot, SetActiveView, Show, Text, Threshold, Tube)
 
 def main():
     """All in a function: a ProgrammableFilter runs its script in this module's namespace and
@@ -22,7 +22,9 @@ def main():
     width, height = (int(v) for v in os.environ["CATENA_RENDER_SIZE"].split("x"))
     title = os.environ.get("CATENA_RENDER_TITLE", os.path.basename(vtu))
 
-    reader = XMLUnstructuredGridReader(FileName=[vtu])
+    # OpenDataFile picks the reader by extension: .vtu, or .pvtu (the pieces of an MPI run, read
+    # as one grid; a node shared by two pieces is drawn twice, on the same spot).
+    reader = OpenDataFile(vtu)
     reader.UpdatePipeline()
     grid = servermanager.Fetch(reader)
     n_points = grid.GetNumberOfPoints()
