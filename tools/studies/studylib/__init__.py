@@ -74,8 +74,15 @@ class Run:
 
     def execute(self):
         t0 = time.time()
-        r = subprocess.run(self.argv(), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+        for attempt in range(30):
+            try:
+                r = subprocess.run(self.argv(), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+                break
+            except OSError as e:  # the executable is being rebuilt (ETXTBSY, EACCES): wait for it
+                if attempt == 29:
+                    sys.exit(f"{self.command()}: {e}")
+                time.sleep(2)
         self.seconds = time.time() - t0
         self.returncode = r.returncode
         if r.returncode not in (0, 3):
