@@ -147,25 +147,21 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   // whose rounding leaves values of any phase far above the model's spectrum (which lies below
   // about ω²_char): those are dropped.
   const double spurious = 1e2 * omega2;
-  std::vector<Pair> pairs;
   // The automatic shift: 1e-10 ω²_char below zero. It keeps K − σ M regular with rigid-body or
   // mechanism modes (a shift of zero would factor a singular K: MUMPS does not always say so,
   // and the modes come out polluted), and lies below the elastic modes of any but extremely fine
   // and slender models (a rod of 10⁴ elements shorter than its diameter).
-  const auto solve = [&](double shift) {
-    result.shift = shift;
-    pairs.clear();
-    if (!result.quadratic) {
-      for (Pair& p : generalized_eigenpairs(*tableau_, K_, M, shift, a.modes, model_->analysis.linear_solver)) {
-        if (std::abs(p.value) > spurious) continue;
-        p.value = root_of_square(p.value);
-        pairs.push_back(std::move(p));
-      }
-    } else {
-      quadratic_eigenpairs(shift, omega2, spurious, pairs);
+  result.shift = a.shift > 0.0 ? a.shift : -1e-10 * omega2;
+  std::vector<Pair> pairs;
+  if (!result.quadratic) {
+    for (Pair& p : generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver)) {
+      if (std::abs(p.value) > spurious) continue;
+      p.value = root_of_square(p.value);
+      pairs.push_back(std::move(p));
     }
-  };
-  solve(a.shift > 0.0 ? a.shift : -1e-10 * omega2);
+  } else {
+    quadratic_eigenpairs(result.shift, omega2, spurious, pairs);
+  }
 
   // Rigid and mechanism modes: |s|² below 1e-13 ω²_char, round-off of a zero eigenvalue. A model
   // whose spectrum spans more than that (ω_char/ω_1 > 3e6: a rod of 4000 elements, each shorter
@@ -173,9 +169,9 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   // per cent off in double precision) and has them reported as rigid.
   const double rigid = std::sqrt(1e-13 * omega2);
   const double length = model_->length_scale;
+  const fem::DofMap& map = tableau_->global_map();
   for (Pair& p : pairs) {
     Mode m;
-
     m.s = p.value;
     m.kind = std::abs(m.s) < rigid ? ModeKind::Rigid
              : (m.s.real() > 1e-9 * std::abs(m.s)) ? ModeKind::Unstable
@@ -183,7 +179,6 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
     // Normalize: the largest node displacement (vector length) is 1, its largest component
     // positive; a mode without displacements (a shaft's torsion) by its largest rotation times
     // the model's size.
-    const fem::DofMap& map = tableau_->global_map();
     auto largest_of = [&](bool rotation, double scale, std::size_t& where) {
       double largest = 0.0;
       for (const fem::Node& node : model_->nodes) {
@@ -303,9 +298,9 @@ BucklingResult LinearizedAnalysis::buckling() {
     }
   }
 
-  // Tracking (from p + δ, where the states are): the lowest eigenvalue of K φ = μ B φ along the path from the preload, in equal
-  // increments, with B = I on displacement rows and L² I on rotation rows (L: the model's size;
-  // zero on other rows): K's stiffness in N/m, defined with or without inertia.
+  // Tracking, from p + δ where the states are: the lowest eigenvalue of K φ = μ B φ along the
+  // path in equal increments, with B = I on displacement rows and L² I on rotation rows (L: the
+  // model's size; zero on other rows): K's stiffness in N/m, defined with or without inertia.
   assembly::MatHandle metric;
   check(MatDuplicate(K_, MAT_DO_NOT_COPY_VALUES, metric.out()), "MatDuplicate");
   {
