@@ -216,7 +216,8 @@ interp = (
     f"are removed (t = 2.5 s, E(2.5) = {fs_stats[0]:.2f} J) kinetic + strain energy stays within "
     f"{sl.fmt(fs_stats[2])} E(2.5), the linear and angular momenta within {sl.fmt(fs_stats[3])} E(2.5), and the "
     f"balance including the loads' work within {sl.fmt(fs_stats[1])} E(2.5) over the whole run (README "
-    f"tolerance 1e-8 E(2.5)): round-off, with no drift over 125 steps of free tumbling.")
+    f"tolerance 1e-8 E(2.5)): round-off, with no drift over the free tumbling. (The spaghetti has no joints, "
+    f"so no constraint residual; its out-of-plane momenta pz, Lx, Ly are exactly zero.)")
 commands = [r.command() for r in runs.values()]
 notes = ("`out/studies/40_conservation_histories/chain15-falling-gaps.yaml` is `cases/chain15-falling/model.yaml` "
          "with sensors appended: `c<k>_x|y|z` (position of bar k's centre), `q<k>_w|x|y|z` (its orientation "

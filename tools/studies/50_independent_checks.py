@@ -48,7 +48,8 @@ for dt in DR_DTS + [DR_FINE]:
 
 # the chain reference (a few seconds to a minute) runs alongside the Catena runs
 chain_ref_csv = os.path.join(args.work, "chain15-falling-reference.csv")
-chain_ref_cmd = ["tools/reference_chain15_falling.py", "--csv", chain_ref_csv, "--h", f"{CHAIN_REF_H:g}"]
+chain_ref_cmd = ["tools/reference_chain15_falling.py", "--csv", chain_ref_csv, "--h", f"{CHAIN_REF_H:g}",
+                 "--every", "2e-05" if args.full else "1e-04"]
 ref_proc = subprocess.Popen([sys.executable] + chain_ref_cmd, stdout=subprocess.PIPE, text=True)
 # the longest runs (smallest steps) first, so that two at a time end together
 sl.run_all(args, sorted(runs.values(), key=lambda r: float(r.sets[0].split("=")[1])))
@@ -202,7 +203,7 @@ axes[0].plot([], [], color="gray", lw=0.9, ls="--", label=f"Catena Δt = {DR_DTS
 axes[0].set_xlabel("time t [s]")
 axes[0].set_ylabel("z of the bar centre [ft]")
 axes[0].set_title("chain15-driven: default step vs a much smaller one")
-axes[0].legend(fontsize=7, loc="lower left")
+axes[0].legend(fontsize=7, loc="upper left")
 for dt in DR_DTS:
     s = runs[("dr", dt)].sensors()
     dz = diffs(s, fine, CH_SENSORS)
@@ -249,8 +250,7 @@ interp_text = (
     f"{dr0[1] / dr1[1]:.1f}-fold from Δt = {DR_DTS[0]:g} to {DR_DTS[1]:g} s (second order), while after 0.35 s "
     f"neither step is converged in the trajectory.")
 commands = [r.command() for r in runs.values()]
-commands.append(" ".join(["tools/reference_chain15_falling.py", "--csv",
-                          os.path.relpath(chain_ref_csv, sl.REPO), "--h", f"{CHAIN_REF_H:g}"]))
+commands.append(" ".join(chain_ref_cmd[:2] + [os.path.relpath(chain_ref_csv, sl.REPO)] + chain_ref_cmd[3:]))
 commands.append("tools/reference_bipendulum_spherical.py --csv cases/bipendulum-spherical/reference.csv --h 1e-4"
                 "   # once; stored")
 sl.write_fragment(args, "Independent checks: bipendulum-spherical, chain15-falling, chain15-driven", commands,
