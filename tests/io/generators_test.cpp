@@ -2,6 +2,7 @@
 // frames. Each generated model is compared with its hand-written equivalent (same nodes, elements,
 // unknowns and sensor histories), and each feature with values worked out by hand.
 #include "assembly/tableau.hpp"
+#include "support/test_files.hpp"
 #include "elements/nodal_load.hpp"
 #include "elements/point_mass.hpp"
 #include "elements/rigid_body.hpp"
@@ -28,20 +29,10 @@ namespace fs = std::filesystem;
 const fs::path source_dir = CATENA_SOURCE_DIR;
 
 fs::path write_temp(const std::string& file_name, const std::string& text) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "catena_generators";
-  fs::create_directories(dir);
-  const fs::path file = dir / file_name;
-  std::ofstream(file) << text;
-  return file;
+  return testing::write_temp("catena_generators", file_name, text);
 }
 
-template <class E>
-std::vector<const E*> elements_of(const fem::Model& model) {
-  std::vector<const E*> out;
-  for (const auto& e : model.elements)
-    if (const auto* typed = dynamic_cast<const E*>(e.get())) out.push_back(typed);
-  return out;
-}
+using testing::elements_of;
 
 const fem::Vec3& position_of(const fem::Model& model, std::string_view name) {
   const auto id = model.find_node(name);

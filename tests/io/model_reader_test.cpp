@@ -2,6 +2,7 @@
 // analysis settings, sensors), `--set` overrides change the results, and every bad input in
 // tests/io/bad_input/ is rejected at the line and column its first line announces.
 #include "io/model_reader.hpp"
+#include "support/test_files.hpp"
 
 #include "elements/beam.hpp"
 #include "elements/nodal_load.hpp"
@@ -28,13 +29,7 @@ const fs::path source_dir = CATENA_SOURCE_DIR;
 const fs::path good_dir = source_dir / "tests" / "io" / "good_input";
 const fs::path bad_dir = source_dir / "tests" / "io" / "bad_input";
 
-template <class E>
-std::vector<const E*> elements_of(const fem::Model& model) {
-  std::vector<const E*> out;
-  for (const auto& e : model.elements)
-    if (const auto* typed = dynamic_cast<const E*>(e.get())) out.push_back(typed);
-  return out;
-}
+using testing::elements_of;
 
 const fem::Node& node(const fem::Model& model, std::string_view name) {
   const auto id = model.find_node(name);
@@ -71,11 +66,7 @@ InputError read_error(const fs::path& file, std::vector<std::string> overrides =
 
 /// Writes `text` to a fresh file under the test temp directory.
 fs::path write_temp(const std::string& file_name, const std::string& text) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "catena_model_reader";
-  fs::create_directories(dir);
-  const fs::path file = dir / file_name;
-  std::ofstream(file) << text;
-  return file;
+  return testing::write_temp("catena_model_reader", file_name, text);
 }
 
 TEST(ModelReader, ReadsBathePendulum) {

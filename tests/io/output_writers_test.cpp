@@ -1,6 +1,7 @@
 // Output writers (io/vtk_writer, io/csv_writer, io/summary_writer): a small hand-built model, frames
 // with known states and energies, everything read back and compared with what was given.
 #include "elements/point_mass.hpp"
+#include "support/test_files.hpp"
 #include "elements/truss.hpp"
 #include "io/csv_writer.hpp"
 #include "io/output_directory.hpp"
@@ -43,26 +44,7 @@ using fem::NodeId;
 using fem::NodeState;
 using fem::Vec3;
 
-/// A fresh directory per test, removed at the end.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("catena_" + std::string(info->test_suite_name()) + "_" +
-                                         info->name() + "_" + std::to_string(::getpid()));
-    fs::remove_all(path_);
-  }
-  ~ScratchDirectory() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing::ScratchDirectory;
 
 /// An element with a three-node cell (a VTK_POLY_LINE) that sets a field no truss sets.
 class TestCable final : public fem::Element {

@@ -5,6 +5,7 @@
 // triads and cell values. The last static frame is also checked against closed-form values:
 // the cantilever's moments and shear, the bar's tension, the hinge's reactions, the body's triad.
 #include "assembly/tableau.hpp"
+#include "support/test_files.hpp"
 #include "elements/beam.hpp"
 #include "elements/joint.hpp"
 #include "elements/rigid_body.hpp"
@@ -88,27 +89,7 @@ loads:
 analysis: {type: static, dt: 0.5, t_end: 1, newton_tolerance: 1e-12}
 )";
 
-/// A fresh directory per test, removed at the end.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("catena_" + std::string(info->test_suite_name()) + "_" +
-                                         info->name() + "_" + std::to_string(::getpid()));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~ScratchDirectory() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing::ScratchDirectory;
 
 /// Every cell value of every element at every frame, as the writer's sink receives them (vectors
 /// as name_x, name_y, name_z, which is how they are compared with the 3-component arrays).

@@ -1,0 +1,58 @@
+#pragma once
+// Small helpers shared by the io tests: scratch directories and files, elements of a type.
+#include "fem/model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace catena::testing {
+
+/// A fresh, empty directory per test (named after it), removed at the end.
+class ScratchDirectory {
+ public:
+  ScratchDirectory() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() / ("catena_" + std::string(info->test_suite_name()) + "_" +
+                                                      info->name() + "_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDirectory() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Writes `text` to `<gtest temp dir>/<folder>/<file_name>` and returns the path.
+inline std::filesystem::path write_temp(const std::string& folder, const std::string& file_name,
+                                        const std::string& text) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / folder;
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / file_name;
+  std::ofstream(file) << text;
+  return file;
+}
+
+/// The model's elements of type E, in model order.
+template <class E>
+std::vector<const E*> elements_of(const fem::Model& model) {
+  std::vector<const E*> out;
+  for (const auto& e : model.elements)
+    if (const auto* typed = dynamic_cast<const E*>(e.get())) out.push_back(typed);
+  return out;
+}
+
+}  // namespace catena::testing
