@@ -5,6 +5,7 @@
 #include "elements/two_frame_step.hpp"
 #include "fem/rotation.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace catena::elements {
@@ -21,20 +22,36 @@ struct Geometry {
   double L = 0.0;
   std::array<Mat3, 2> C;  ///< section frame offsets C_a = R_a0ᵀ E0
   std::array<Vec3, 2> o;  ///< end points from the nodes, node axes (rigid eccentric connections)
+  int side = 0;           ///< the end whose invariants the midpoint's discrete gradient uses
 };
 
-/// Local deformations (beam.hpp) of a configuration: end positions and nodal triads.
+/// The beam's invariants z = (d_a, Q): the chord between its end points in section frame a,
+/// d_a = S_aᵀ (x_b + R_b o_b − x_a − R_a o_a), and the relative rotation of the section frames,
+/// Q = S_aᵀ S_b (column-major), S = R C. Unchanged by rigid motions, and bilinear in the nodes'
+/// positions and triads, so that their change over a Cayley step has an exact closed-form
+/// gradient (invariants_discrete_gradient).
 template <class T>
-Eigen::Matrix<T, Beam::n_strains, 1> local_deformations(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& xb,
-                                                        const ad::Mat3T<T>& Ra, const ad::Mat3T<T>& Rb,
-                                                        const Geometry& g) {
+Eigen::Matrix<T, 12, 1> invariants(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& xb, const ad::Mat3T<T>& Ra,
+                                   const ad::Mat3T<T>& Rb, const Geometry& g) {
+  using M = ad::Mat3T<T>;
+  const M Sa = Ra * g.C[0].cast<T>();
+  const M Q = Sa.transpose() * (Rb * g.C[1].cast<T>());
+  Eigen::Matrix<T, 12, 1> z;
+  z.template head<3>() = Sa.transpose() * (xb + Rb * g.o[1].cast<T>() - xa - Ra * g.o[0].cast<T>());
+  for (int j = 0; j < 3; ++j) z.template segment<3>(3 + 3 * j) = Q.col(j);
+  return z;
+}
+
+/// Local deformations (beam.hpp) as a function of the invariants, all in section frame a.
+template <class T>
+Eigen::Matrix<T, Beam::n_strains, 1> deformations_of_invariants(const Eigen::Matrix<T, 12, 1>& z, const Geometry& g) {
   using std::sqrt;
   using V = ad::Vec3T<T>;
   using M = ad::Mat3T<T>;
-  const M Sa = Ra * g.C[0].cast<T>();
-  const M Sb = Rb * g.C[1].cast<T>();
-  const M mean = Sa * fem::exp_map(V(0.5 * fem::log_map(M(Sa.transpose() * Sb))));
-  const V d = xb + Rb * g.o[1].cast<T>() - xa - Ra * g.o[0].cast<T>();
+  const V d = z.template head<3>();
+  M Q;
+  for (int j = 0; j < 3; ++j) Q.col(j) = z.template segment<3>(3 + 3 * j);
+  const M mean = fem::exp_map(V(0.5 * fem::log_map(Q)));
   const T l = sqrt(d.squaredNorm());
   if (!(fem::scalar_value(l) > 1e-9 * g.L)) throw fem::DomainError("beam collapsed to zero length");
   const V e1 = d / l;
@@ -46,14 +63,22 @@ Eigen::Matrix<T, Beam::n_strains, 1> local_deformations(const ad::Vec3T<T>& xa, 
     throw fem::DomainError("beam chord turned more than 170 degrees from its section frames");
   const M W = fem::skew(v);
   const M E = (M::Identity() + W + (W * W) / (T(1.0) + c)) * mean;
-  const V ta = fem::log_map(M(E.transpose() * Sa));
-  const V tb = fem::log_map(M(E.transpose() * Sb));
+  const V ta = fem::log_map(M(E.transpose()));
+  const V tb = fem::log_map(M(E.transpose() * Q));
   Eigen::Matrix<T, Beam::n_strains, 1> eps;
   const T bow = (2.0 * ta[1] * ta[1] - ta[1] * tb[1] + 2.0 * tb[1] * tb[1] + 2.0 * ta[2] * ta[2] - ta[2] * tb[2] +
                  2.0 * tb[2] * tb[2]) /
                 30.0;
   eps << (l - g.L) / g.L + bow, tb[0] - ta[0], ta[1], tb[1], ta[2], tb[2];
   return eps;
+}
+
+/// Local deformations (beam.hpp) of a configuration: end positions and nodal triads.
+template <class T>
+Eigen::Matrix<T, Beam::n_strains, 1> local_deformations(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& xb,
+                                                        const ad::Mat3T<T>& Ra, const ad::Mat3T<T>& Rb,
+                                                        const Geometry& g) {
+  return deformations_of_invariants<T>(invariants<T>(xa, xb, Ra, Rb, g), g);
 }
 
 using two_frame::Configuration;
@@ -79,6 +104,97 @@ struct Start {
   Strains eps;
 };
 
+/// Below this weighted |Δz|² the correction of the invariants' discrete gradient is dropped: it
+/// divides round-off of Δε (~1e-16 |ε|) by |Δz|, and what is dropped is ≲ |Δz|² (as for
+/// two_frame::correction_threshold).
+inline constexpr double invariant_correction_threshold = 1e-14;
+
+/// The discrete gradient G of ε over the step u, G u = Δε exactly, through invariants: ε = φ_k(z_k)
+/// with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end; d = x_b + R_b o_b − x_a − R_a o_a),
+/// G = G_φk G_zk. The end k is chosen by the geometry, not by the node order (Beam's constructor:
+/// the end with the lexicographically smaller reference point), so that the forces do not depend
+/// on the order of the nodes. G_zk is exact in closed form because z_k is bilinear in positions and triads: with the
+/// Cayley step, ΔR = b̂ R̄ (R̄ the average of R_n and R_{n+1}), so
+///   Δ(S_kᵀ d) = S̄_kᵀ [Δx_b − Δx_a − (R̄_b o_b) × b_b + (R̄_a o_a) × b_a − b_k × d̄],
+///   Δ(S_kᵀ S_o) e_j = S̄_kᵀ (S̄_o e_j) × (b_k − b_o),
+/// and G_zk annihilates every rigid mode of the middle configuration (equal b, Δx = t + b × x̄): the
+/// forces Gᵀσ have no resultant and no moment, so momenta are kept exactly. G_φk is Gonzalez's
+/// discrete gradient of φ_k in z-space, ∇φ_k at the middle configuration plus the miss
+/// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉)). Unlike a correction along the
+/// deformational part of u, its size follows Δz, the change of the beam's shape: a spinning,
+/// nearly rigid beam gets a tiny correction, smooth enough for Newton.
+template <class S>
+Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& st, const Configuration<S>& end,
+                                                                   const Eigen::Matrix<S, 12, 1>& u,
+                                                                   const Eigen::Matrix<S, Beam::n_strains, 1>& delta,
+                                                                   const Geometry& g) {
+  using V = ad::Vec3T<S>;
+  using M = ad::Mat3T<S>;
+  using Z = Eigen::Matrix<S, 12, 1>;
+  const Configuration<double>& q0 = st.q;
+  const std::array<M, 2> R{M(0.5 * (q0.Ra.cast<S>() + end.Ra)), M(0.5 * (q0.Rb.cast<S>() + end.Rb))};
+  const std::array<M, 2> Sbar{M(R[0] * g.C[0].cast<S>()), M(R[1] * g.C[1].cast<S>())};
+  const std::array<V, 2> offset{V(R[0] * g.o[0].cast<S>()), V(R[1] * g.o[1].cast<S>())};
+  const V d = 0.5 * (q0.xb.cast<S>() + end.xb - q0.xa.cast<S>() - end.xa) + offset[1] - offset[0];
+  const Configuration<S> mid = two_frame::along_step(q0, u, Instant::Middle);
+  const Z za = invariants<S>(mid.xa, mid.xb, mid.Ra, mid.Rb, g);
+
+  {
+    const int k = g.side, o = 1 - k;
+    const M own = Sbar[static_cast<std::size_t>(k)].transpose();
+    Eigen::Matrix<S, 12, 12> Gz = Eigen::Matrix<S, 12, 12>::Zero();
+    Gz.template block<3, 3>(0, 0) = -own;
+    Gz.template block<3, 3>(0, 6) = own;
+    Gz.template block<3, 3>(0, 3) = own * fem::skew(offset[0]);
+    Gz.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
+    Gz.template block<3, 3>(0, 6 * k + 3) += own * fem::skew(d);
+    for (int j = 0; j < 3; ++j) {
+      const M turn = own * fem::skew(V(Sbar[static_cast<std::size_t>(o)].col(j)));
+      Gz.template block<3, 3>(3 + 3 * j, 6 * k + 3) = turn;
+      Gz.template block<3, 3>(3 + 3 * j, 6 * o + 3) = -turn;
+    }
+    const Z dz = Gz.lazyProduct(u);  // lazy: Eigen's blocked products need == on dual numbers
+
+    // z_k at the middle configuration, and ∇φ_k there by forward AD over z_k; from end b,
+    // z_b = (e_b, Q_b) = (Q_aᵀ d_a, Q_aᵀ).
+    Z zk = za;
+    if (k == 1) {
+      M Qa;
+      for (int j = 0; j < 3; ++j) Qa.col(j) = za.template segment<3>(3 + 3 * j);
+      zk.template head<3>() = Qa.transpose() * V(za.template head<3>());
+      for (int j = 0; j < 3; ++j) zk.template segment<3>(3 + 3 * j) = Qa.transpose().col(j);
+    }
+    using D = ad::Dual<12, S>;
+    const Eigen::Matrix<D, 12, 1> x = ad::variables<12>(zk);
+    Eigen::Matrix<S, Beam::n_strains, 12> Gphi;
+    if (k == 0) {
+      const Eigen::Matrix<D, Beam::n_strains, 1> phi = deformations_of_invariants<D>(x, g);
+      for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = phi[i].derivatives().transpose();
+    } else {
+      // From end b, exactly as the same beam with its nodes in the other order sees it from its
+      // first end: its section frames are S D (D = diag(−1, 1, −1): the axis reversed), so its
+      // invariants are (−D e_b, D Q_b D), and its deformations ε' = P ε, P swapping the ends'
+      // bending rotations (those about local z changing sign). P is its own inverse.
+      const double sign[3] = {-1.0, 1.0, -1.0};
+      Eigen::Matrix<D, 12, 1> reversed;
+      for (int i = 0; i < 3; ++i) reversed[i] = -sign[i] * x[i];
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) reversed[3 + 3 * j + i] = sign[i] * sign[j] * x[3 + 3 * j + i];
+      const Eigen::Matrix<D, Beam::n_strains, 1> phi = deformations_of_invariants<D>(reversed, g);
+      const int from[Beam::n_strains] = {0, 1, 3, 2, 5, 4};
+      const double flip[Beam::n_strains] = {1.0, 1.0, 1.0, 1.0, -1.0, -1.0};
+      for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = flip[i] * phi[from[i]].derivatives().transpose();
+    }
+
+    Z w = dz;
+    w.template head<3>() /= g.L * g.L;
+    const S dz2 = w.dot(dz);
+    if (fem::scalar_value(dz2) > invariant_correction_threshold)
+      Gphi += ((delta - Gphi.lazyProduct(dz)) / dz2) * w.transpose();
+    return Gphi.lazyProduct(Gz);
+  }
+}
+
 /// Internal force on (a, b) over the step for the unknowns u (scheme of beam.hpp).
 template <class S>
 Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 12, 1>& u, const Geometry& g,
@@ -95,9 +211,7 @@ Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 1
   const E eps1 = local_deformations<S>(end.xa, end.xb, end.Ra, end.Rb, g);
   const E eps0 = st.eps.cast<S>();
   const E delta = eps1 - eps0;
-  const auto deformations = deformations_of(g);
-  const auto G = two_frame::discrete_gradient(st.q, u, delta, two_frame::gradient_of<Beam::n_strains>(deformations), g.L,
-                                              two_frame::Symmetry::Rigid);
+  const auto G = invariants_discrete_gradient<S>(st, end, u, delta, g);
   const E damping = (eta / h) * (Ks * delta);
   if (scheme == fem::TimeScheme::Midpoint) return G.transpose() * (Ks * (0.5 * (eps0 + eps1)) + damping);
   const auto B1 = strains_and_gradient(end, g).second;
@@ -158,6 +272,12 @@ Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const f
   offset_[0] = initial[a.index].orientation.toRotationMatrix().transpose() * E0;
   offset_[1] = initial[b.index].orientation.toRotationMatrix().transpose() * E0;
   end_offset_[0] = initial[a.index].orientation.conjugate() * end_offsets[0];
+  // The midpoint's discrete gradient is built from one end's invariants: the end with the
+  // lexicographically smaller reference point, so that both node orders give the same element.
+  {
+    const Vec3 pa = initial[a.index].position + end_offsets[0], pb = initial[b.index].position + end_offsets[1];
+    invariant_side_ = std::lexicographical_compare(pb.begin(), pb.end(), pa.begin(), pa.end()) ? 1 : 0;
+  }
   end_offset_[1] = initial[b.index].orientation.conjugate() * end_offsets[1];
 
   K_.setZero();
@@ -172,7 +292,7 @@ void Beam::declare(fem::UnknownRegistry& registry) {
 }
 
 void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
-  const Geometry g = Geometry{L_, offset_, end_offset_};
+  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_};
   Start st;
   st.q = configuration(s.committed, nodes_);
   st.eps = local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
@@ -230,7 +350,7 @@ void Beam::stamp_rates(const fem::StepState&, fem::JacobianSink& mass, fem::Jaco
 
 Strains Beam::strains(std::span<const fem::NodeState> states) const {
   const Configuration<double> q = configuration(states, nodes_);
-  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, Geometry{L_, offset_, end_offset_});
+  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, Geometry{L_, offset_, end_offset_, invariant_side_});
 }
 
 double Beam::strain_energy(std::span<const fem::NodeState> states) const {
@@ -264,7 +384,7 @@ void Beam::inertia_lumps(fem::InertiaSink& out) const {
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   if (section_.damping_time == 0.0 || s.scheme == fem::TimeScheme::Static) return;
   // Exactly what the damping force Gᵀ η K Δε / h did over the step, since G u = Δε.
-  const Geometry g = Geometry{L_, offset_, end_offset_};
+  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_};
   Start st;
   st.q = configuration(s.committed, nodes_);
   const Vec12 u = step_unknowns(s, nodes_);

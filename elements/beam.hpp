@@ -20,18 +20,20 @@
 ///
 /// Time integration. Unknowns u = (Δx_a, b_a, Δx_b, b_b), b the nodes' Cayley vectors of the step
 /// (fem/step_rotation.hpp). Midpoint: the internal force is f = Gᵀ K ½(ε_n + ε_{n+1}) with G a
-/// discrete gradient of ε(u) in Gonzalez's form, made momentum-preserving:
-///   G = B_m + (Δε − B_m u) dᵀ / (dᵀ u),   d = M u_d,
-/// B_m = ∂ε/∂(δx_a, δθ_a, δx_b, δθ_b), the spatial gradient at the middle configuration (positions
-/// on the chords, triads turned by half the step's angle); M = diag(I/L², I, I/L², I); u_d the
-/// part of u M-orthogonal to the six rigid modes of the middle configuration (translations, and
-/// rotations θ with δx = θ × x_m, δθ = θ). Then G u = Δε exactly, so f · u = W_{n+1} − W_n: the beam
-/// neither gains nor loses energy; and G w = 0 for every rigid mode w (B_m w = 0 by invariance,
-/// dᵀ w = 0 by construction), so f has no resultant and no moment about the midpoint positions:
-/// linear and angular momentum are kept exactly. This needs the Cayley step: a finite rigid step
-/// is then itself a rigid mode of the middle configuration, so Δε − B_m u vanishes with u_d and
-/// the correction stays O(|u|²) (with exp, it would be O(1) for a spinning bent beam). The
-/// correction is dropped when |u_d|²_M < 1e-14 (beam.cpp, correction_threshold).
+/// discrete gradient of ε(u), G u = Δε exactly, so f · u = W_{n+1} − W_n: the beam neither gains
+/// nor loses energy. G is built through invariants seen from one end k (beam.cpp):
+/// z_k = (S_kᵀ d, S_kᵀ S_o), the chord d between the end points and the other section frame S_o in
+/// the axes of S_k; ε = φ(z_k). z_k is bilinear in positions and triads, so with the Cayley step
+/// (ΔR = b̂ R̄, R̄ the step average) its change has an exact closed-form gradient, Δz = G_z u, and
+/// G_z w = 0 for every rigid mode w of the middle configuration: f has no resultant and no moment
+/// about the midpoint positions, and linear and angular momentum are kept exactly. Then
+/// G = G_φ G_z with G_φ Gonzalez's discrete gradient of φ in z-space: ∇φ at the middle
+/// configuration plus the miss (Δε − ∇φ Δz) along W Δz, W = diag(I/L², I₉), dropped when
+/// |Δz|²_W < 1e-14. The correction scales with the change of the beam's shape, not with the step:
+/// a spinning, nearly rigid beam gets a small, smooth correction, and Newton converges (spin-up-simo
+/// at Δt = 0.01: 10–16 cut steps and 4 iterations per step, where a correction along the step's
+/// deformational part took 468 cuts and 7.8 iterations). The end k is the one with the
+/// lexicographically smaller reference point, so both node orders give the same element.
 /// Trapezoidal: f = ½ (B_0ᵀ K ε_n + B_uᵀ K ε_{n+1}). Kelvin–Voigt damping
 /// adds Gᵀ (η K) Δε/h, which dissipates exactly Δεᵀ η K Δε / h ≥ 0 per step.
 /// Static: f = B_uᵀ K ε_{n+1}.
@@ -123,6 +125,7 @@ class Beam final : public fem::Element {
   Eigen::Matrix<double, n_strains, n_strains> K_;
   Vec3 gravity_;
   std::array<Vec3, 2> reference_position_;
+  int invariant_side_ = 0;  ///< the end whose invariants the midpoint's discrete gradient uses (beam.cpp)
 };
 
 }  // namespace catena::elements

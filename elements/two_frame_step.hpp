@@ -1,8 +1,9 @@
 #pragma once
 /// The step of an element between two frame nodes a and b, and the discrete gradient that makes
-/// its forces conserve energy (and momenta) exactly: shared by the beam (elements/beam.hpp), whose
-/// function is its six local deformations, and the joint (elements/joint.hpp), whose function is
-/// its six relative coordinates.
+/// its forces conserve energy (and momenta) exactly: used by the joint (elements/joint.hpp), whose
+/// function is its six relative coordinates, for the rotations it does not measure bilinearly;
+/// the beam uses the configuration helpers (along_step, value_and_gradient) and builds its own
+/// discrete gradient from bilinear invariants (elements/beam.hpp).
 ///
 /// Unknowns u = (Δx_a, b_a, Δx_b, b_b): position increments and Cayley vectors of the step
 /// (fem/step_rotation.hpp). For a function f(x_a, R_a, x_b, R_b), the discrete gradient over the step
