@@ -104,10 +104,11 @@ struct Start {
   Strains eps;
 };
 
-/// Below this weighted |Δz|² the correction of the invariants' discrete gradient is dropped: it
-/// divides round-off of Δε (~1e-16 |ε|) by |Δz|, and what is dropped is ≲ |Δz|² (as for
-/// two_frame::correction_threshold).
-inline constexpr double invariant_correction_threshold = 1e-14;
+/// Regularization of the invariants' discrete gradient (weighted |Δz|²): the correction is the
+/// miss times W Δz / (|Δz|²_W + τ²) instead of a division switched off below a threshold. It stays
+/// smooth where the shape hardly changes (a switch there made Newton cycle on spinning beams), and
+/// what it leaves of the miss, miss · τ²/(|Δz|² + τ²) ≤ |φ''| τ², is below round-off.
+inline constexpr double invariant_regularization = 1e-14;
 
 /// The discrete gradient G of ε over the step u, G u = Δε exactly, through invariants: ε = φ_k(z_k)
 /// with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end; d = x_b + R_b o_b − x_a − R_a o_a),
@@ -120,7 +121,7 @@ inline constexpr double invariant_correction_threshold = 1e-14;
 /// and G_zk annihilates every rigid mode of the middle configuration (equal b, Δx = t + b × x̄): the
 /// forces Gᵀσ have no resultant and no moment, so momenta are kept exactly. G_φk is Gonzalez's
 /// discrete gradient of φ_k in z-space, ∇φ_k at the middle configuration plus the miss
-/// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉)). Unlike a correction along the
+/// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉); regularized, invariant_regularization). Unlike a correction along the
 /// deformational part of u, its size follows Δz, the change of the beam's shape: a spinning,
 /// nearly rigid beam gets a tiny correction, smooth enough for Newton.
 template <class S>
@@ -188,9 +189,8 @@ Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& 
 
     Z w = dz;
     w.template head<3>() /= g.L * g.L;
-    const S dz2 = w.dot(dz);
-    if (fem::scalar_value(dz2) > invariant_correction_threshold)
-      Gphi += ((delta - Gphi.lazyProduct(dz)) / dz2) * w.transpose();
+    const S denominator = w.dot(dz) + invariant_regularization;
+    Gphi += ((delta - Gphi.lazyProduct(dz)) / denominator) * w.transpose();
     return Gphi.lazyProduct(Gz);
   }
 }

@@ -28,8 +28,8 @@
 /// G_z w = 0 for every rigid mode w of the middle configuration: f has no resultant and no moment
 /// about the midpoint positions, and linear and angular momentum are kept exactly. Then
 /// G = G_φ G_z with G_φ Gonzalez's discrete gradient of φ in z-space: ∇φ at the middle
-/// configuration plus the miss (Δε − ∇φ Δz) along W Δz, W = diag(I/L², I₉), dropped when
-/// |Δz|²_W < 1e-14. The correction scales with the change of the beam's shape, not with the step:
+/// configuration plus the miss (Δε − ∇φ Δz) along W Δz / (|Δz|²_W + 1e-14), W = diag(I/L², I₉):
+/// G u = Δε to within |φ''| 1e-14, round-off. The correction scales with the change of the beam's shape, not with the step:
 /// a spinning, nearly rigid beam gets a small, smooth correction, and Newton converges (spin-up-simo
 /// at Δt = 0.01: 10–16 cut steps and 4 iterations per step, where a correction along the step's
 /// deformational part took 468 cuts and 7.8 iterations). The end k is the one with the

@@ -127,8 +127,9 @@ void check_beam_tangent(fem::TimeScheme scheme, double damping_time, double incr
     s.h = 0.5;  // inertia 2m/h² comparable with the stiffness entries
     if (deformed) s.committed = deformed_state(bm.model, rng);
     set_random(s, rng, increment);
-    // Tiny increments: a step that keeps uᵀMu below the correction threshold on both sides.
-    const double fd_step = increment < 1e-6 ? 1e-9 : 1e-6;
+    // Small increments: differences well inside the step (the discrete gradient's correction
+    // varies on the scale of the change of shape, Δz ~ the increment).
+    const double fd_step = increment < 1e-6 ? 1e-9 : std::min(1e-6, 1e-4 * increment);
     const testing::TangentCheck c = testing::compare_rowwise(bm.model, *bm.beam, s, fd_step);
     EXPECT_LT(c.max_relative_error, 1e-6) << "trial " << trial << ": " << c.worst;
     worst = std::max(worst, c.max_relative_error);
@@ -140,8 +141,12 @@ TEST(BeamTangent, MidpointLargeRotationLargeIncrement) { check_beam_tangent(fem:
 TEST(BeamTangent, MidpointLargeRotationModerateIncrement) {
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 0.05, true, 2);
 }
-TEST(BeamTangent, MidpointLargeRotationTinyIncrement) {
-  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-9, true, 3);
+// 1e-3: about the smallest increment whose discrete-gradient correction central differences can
+// follow to 1e-6 in double precision: the correction divides the round-off of Δε (~1e-17 here)
+// by |Δz| ~ the increment, and a difference step must stay well below the increment. Smaller
+// steps are exercised by the runs (spin-up-simo: Newton converges with Δz down to round-off).
+TEST(BeamTangent, MidpointLargeRotationSmallIncrement) {
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-3, true, 3);
 }
 TEST(BeamTangent, MidpointUndeformedModerateIncrement) {
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 0.1, false, 4);
@@ -149,11 +154,11 @@ TEST(BeamTangent, MidpointUndeformedModerateIncrement) {
 TEST(BeamTangent, MidpointDampedLargeRotation) {
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 0.4, true, 5);
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 0.05, true, 6);
-  check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 1e-9, true, 7);
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 1e-3, true, 7);
 }
 TEST(BeamTangent, EccentricEnds) {
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.2, 0.4, true, 17, eccentric);
-  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-9, true, 18, eccentric);
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-3, true, 18, eccentric);
   check_beam_tangent(fem::TimeScheme::Static, 0.0, 0.4, true, 19, eccentric);
 }
 TEST(BeamTangent, TrapezoidalLargeRotation) {
