@@ -108,7 +108,7 @@ struct Start {
 /// miss times W Δz / (|Δz|²_W + τ²) instead of a division switched off below a threshold. It stays
 /// smooth where the shape hardly changes (a switch there made Newton cycle on spinning beams), and
 /// what it leaves of the miss, miss · τ²/(|Δz|² + τ²) ≤ |φ''| τ², is below round-off.
-inline constexpr double invariant_regularization = 1e-14;
+inline constexpr double invariant_regularization = 1e-12;
 
 /// The discrete gradient G of ε over the step u, G u = Δε exactly, through invariants: ε = φ_k(z_k)
 /// with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end; d = x_b + R_b o_b − x_a − R_a o_a),
