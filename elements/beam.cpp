@@ -113,20 +113,21 @@ struct Start {
 /// 17 s at Δt = 0.0025; 1e-12 gives none.
 inline constexpr double invariant_regularization = 1e-12;
 
-/// The discrete gradient G of ε over the step u, G u = Δε exactly, through invariants: ε = φ_k(z_k)
-/// with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end; d = x_b + R_b o_b − x_a − R_a o_a),
-/// G = G_φk G_zk. The end k is chosen by the geometry, not by the node order (Beam's constructor:
-/// the end with the lexicographically smaller reference point), so that the forces do not depend
-/// on the order of the nodes. G_zk is exact in closed form because z_k is bilinear in positions and triads: with the
-/// Cayley step, ΔR = b̂ R̄ (R̄ the average of R_n and R_{n+1}), so
+/// The discrete gradient G of ε over the step u, G u = Δε (to the regularization), through
+/// invariants: ε = φ_k(z_k) with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end;
+/// d = x_b + R_b o_b − x_a − R_a o_a), G = G_φk G_zk. The end k is chosen by the geometry, not by
+/// the node order (Beam's constructor: the end with the lexicographically smaller reference
+/// point), so that the forces do not depend on the order of the nodes. G_zk is exact in closed
+/// form because z_k is bilinear in positions and triads: with the Cayley step, ΔR = b̂ R̄ (R̄ the
+/// average of R_n and R_{n+1}), so
 ///   Δ(S_kᵀ d) = S̄_kᵀ [Δx_b − Δx_a − (R̄_b o_b) × b_b + (R̄_a o_a) × b_a − b_k × d̄],
 ///   Δ(S_kᵀ S_o) e_j = S̄_kᵀ (S̄_o e_j) × (b_k − b_o),
 /// and G_zk annihilates every rigid mode of the middle configuration (equal b, Δx = t + b × x̄): the
 /// forces Gᵀσ have no resultant and no moment, so momenta are kept exactly. G_φk is Gonzalez's
 /// discrete gradient of φ_k in z-space, ∇φ_k at the middle configuration plus the miss
-/// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉); regularized, invariant_regularization). Unlike a correction along the
-/// deformational part of u, its size follows Δz, the change of the beam's shape: a spinning,
-/// nearly rigid beam gets a tiny correction, smooth enough for Newton.
+/// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉); regularized: invariant_regularization).
+/// Unlike a correction along the deformational part of u, its size follows Δz, the change of the
+/// beam's shape: a spinning, nearly rigid beam gets a tiny correction, smooth enough for Newton.
 template <class S>
 Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& st, const Configuration<S>& end,
                                                                    const Eigen::Matrix<S, 12, 1>& u,
@@ -142,60 +143,57 @@ Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& 
   const V d = 0.5 * (q0.xb.cast<S>() + end.xb - q0.xa.cast<S>() - end.xa) + offset[1] - offset[0];
   const Configuration<S> mid = two_frame::along_step(q0, u, Instant::Middle);
   const Z za = invariants<S>(mid.xa, mid.xb, mid.Ra, mid.Rb, g);
-
-  {
-    const int k = g.side, o = 1 - k;
-    const M own = Sbar[static_cast<std::size_t>(k)].transpose();
-    Eigen::Matrix<S, 12, 12> Gz = Eigen::Matrix<S, 12, 12>::Zero();
-    Gz.template block<3, 3>(0, 0) = -own;
-    Gz.template block<3, 3>(0, 6) = own;
-    Gz.template block<3, 3>(0, 3) = own * fem::skew(offset[0]);
-    Gz.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
-    Gz.template block<3, 3>(0, 6 * k + 3) += own * fem::skew(d);
-    for (int j = 0; j < 3; ++j) {
-      const M turn = own * fem::skew(V(Sbar[static_cast<std::size_t>(o)].col(j)));
-      Gz.template block<3, 3>(3 + 3 * j, 6 * k + 3) = turn;
-      Gz.template block<3, 3>(3 + 3 * j, 6 * o + 3) = -turn;
-    }
-    const Z dz = Gz.lazyProduct(u);  // lazy: Eigen's blocked products need == on dual numbers
-
-    // z_k at the middle configuration, and ∇φ_k there by forward AD over z_k; from end b,
-    // z_b = (e_b, Q_b) = (Q_aᵀ d_a, Q_aᵀ).
-    Z zk = za;
-    if (k == 1) {
-      M Qa;
-      for (int j = 0; j < 3; ++j) Qa.col(j) = za.template segment<3>(3 + 3 * j);
-      zk.template head<3>() = Qa.transpose() * V(za.template head<3>());
-      for (int j = 0; j < 3; ++j) zk.template segment<3>(3 + 3 * j) = Qa.transpose().col(j);
-    }
-    using D = ad::Dual<12, S>;
-    const Eigen::Matrix<D, 12, 1> x = ad::variables<12>(zk);
-    Eigen::Matrix<S, Beam::n_strains, 12> Gphi;
-    if (k == 0) {
-      const Eigen::Matrix<D, Beam::n_strains, 1> phi = deformations_of_invariants<D>(x, g);
-      for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = phi[i].derivatives().transpose();
-    } else {
-      // From end b, exactly as the same beam with its nodes in the other order sees it from its
-      // first end: its section frames are S D (D = diag(−1, 1, −1): the axis reversed), so its
-      // invariants are (−D e_b, D Q_b D), and its deformations ε' = P ε, P swapping the ends'
-      // bending rotations (those about local z changing sign). P is its own inverse.
-      const double sign[3] = {-1.0, 1.0, -1.0};
-      Eigen::Matrix<D, 12, 1> reversed;
-      for (int i = 0; i < 3; ++i) reversed[i] = -sign[i] * x[i];
-      for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) reversed[3 + 3 * j + i] = sign[i] * sign[j] * x[3 + 3 * j + i];
-      const Eigen::Matrix<D, Beam::n_strains, 1> phi = deformations_of_invariants<D>(reversed, g);
-      const int from[Beam::n_strains] = {0, 1, 3, 2, 5, 4};
-      const double flip[Beam::n_strains] = {1.0, 1.0, 1.0, 1.0, -1.0, -1.0};
-      for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = flip[i] * phi[from[i]].derivatives().transpose();
-    }
-
-    Z w = dz;
-    w.template head<3>() /= g.L * g.L;
-    const S denominator = w.dot(dz) + invariant_regularization;
-    Gphi += ((delta - Gphi.lazyProduct(dz)) / denominator) * w.transpose();
-    return Gphi.lazyProduct(Gz);
+  const int k = g.side, o = 1 - k;
+  const M own = Sbar[static_cast<std::size_t>(k)].transpose();
+  Eigen::Matrix<S, 12, 12> Gz = Eigen::Matrix<S, 12, 12>::Zero();
+  Gz.template block<3, 3>(0, 0) = -own;
+  Gz.template block<3, 3>(0, 6) = own;
+  Gz.template block<3, 3>(0, 3) = own * fem::skew(offset[0]);
+  Gz.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
+  Gz.template block<3, 3>(0, 6 * k + 3) += own * fem::skew(d);
+  for (int j = 0; j < 3; ++j) {
+    const M turn = own * fem::skew(V(Sbar[static_cast<std::size_t>(o)].col(j)));
+    Gz.template block<3, 3>(3 + 3 * j, 6 * k + 3) = turn;
+    Gz.template block<3, 3>(3 + 3 * j, 6 * o + 3) = -turn;
   }
+  const Z dz = Gz.lazyProduct(u);  // lazy: Eigen's blocked products need == on dual numbers
+
+  // z_k at the middle configuration, and ∇φ_k there by forward AD over z_k; from end b,
+  // z_b = (e_b, Q_b) = (Q_aᵀ d_a, Q_aᵀ).
+  Z zk = za;
+  if (k == 1) {
+    M Qa;
+    for (int j = 0; j < 3; ++j) Qa.col(j) = za.template segment<3>(3 + 3 * j);
+    zk.template head<3>() = Qa.transpose() * V(za.template head<3>());
+    for (int j = 0; j < 3; ++j) zk.template segment<3>(3 + 3 * j) = Qa.transpose().col(j);
+  }
+  using D = ad::Dual<12, S>;
+  const Eigen::Matrix<D, 12, 1> x = ad::variables<12>(zk);
+  Eigen::Matrix<S, Beam::n_strains, 12> Gphi;
+  if (k == 0) {
+    const Eigen::Matrix<D, Beam::n_strains, 1> phi = deformations_of_invariants<D>(x, g);
+    for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = phi[i].derivatives().transpose();
+  } else {
+    // From end b, exactly as the same beam with its nodes in the other order sees it from its
+    // first end: its section frames are S D (D = diag(−1, 1, −1): the axis reversed), so its
+    // invariants are (−D e_b, D Q_b D), and its deformations ε' = P ε, P swapping the ends'
+    // bending rotations (those about local z changing sign). P is its own inverse.
+    const double sign[3] = {-1.0, 1.0, -1.0};
+    Eigen::Matrix<D, 12, 1> reversed;
+    for (int i = 0; i < 3; ++i) reversed[i] = -sign[i] * x[i];
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) reversed[3 + 3 * j + i] = sign[i] * sign[j] * x[3 + 3 * j + i];
+    const Eigen::Matrix<D, Beam::n_strains, 1> phi = deformations_of_invariants<D>(reversed, g);
+    const int from[Beam::n_strains] = {0, 1, 3, 2, 5, 4};
+    const double flip[Beam::n_strains] = {1.0, 1.0, 1.0, 1.0, -1.0, -1.0};
+    for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = flip[i] * phi[from[i]].derivatives().transpose();
+  }
+
+  Z w = dz;
+  w.template head<3>() /= g.L * g.L;
+  const S denominator = w.dot(dz) + invariant_regularization;
+  Gphi += ((delta - Gphi.lazyProduct(dz)) / denominator) * w.transpose();
+  return Gphi.lazyProduct(Gz);
 }
 
 /// Internal force on (a, b) over the step for the unknowns u (scheme of beam.hpp).
