@@ -1,5 +1,7 @@
 // The command line as users script it: exit codes, output files, bad input never clobbering
 // earlier results, solver failure keeping what was written.
+#include "support/test_files.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -13,20 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string output;
-};
-
-Result run(const std::string& args) {
-  const fs::path log = fs::temp_directory_path() / ("catena_cli_" + std::to_string(::getpid()) + ".log");
-  const std::string cmd = std::string(CATENA_EXECUTABLE) + " " + args + " > " + log.string() + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  std::ifstream in(log);
-  std::stringstream s;
-  s << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, s.str()};
-}
+using Result = catena::testing::CliResult;
+Result run(const std::string& args) { return catena::testing::run_cli(args); }
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("catena_cli_" + name + "_" + std::to_string(::getpid()));

@@ -1,6 +1,8 @@
 // `catena run` for eigen and buckling analyses: the files users script against (modes.csv, the
 // mode series, the Matrix Market export, buckling.csv, summary.json), read back and checked
 // against the physics they carry.
+#include "support/test_files.hpp"
+
 #include <gtest/gtest.h>
 
 #include <vtkDataArray.h>
@@ -23,11 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int run_catena(const std::string& args) {
-  const std::string cmd = std::string(CATENA_EXECUTABLE) + " " + args + " > /dev/null 2>&1";
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int run_catena(const std::string& args) { return catena::testing::run_cli(args).code; }
 
 std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
   std::ifstream in(file);

@@ -3,6 +3,8 @@
 // of summary.json), whether it continues in its own directory or writes the continuation to a new
 // one; a checkpoint of another model is refused; SIGTERM leaves readable files, exit 143 and a
 // checkpoint to continue from.
+#include "support/test_files.hpp"
+
 #include "io/checkpoint.hpp"
 
 #include <fcntl.h>
@@ -42,23 +44,8 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-struct Result {
-  int code;
-  std::string output;
-};
-
-/// Runs the catena CLI with `args` (a vector: no shell quoting), waits, returns exit code and output.
-Result run(const std::vector<std::string>& args) {
-  const fs::path log = fs::temp_directory_path() / ("catena_restart_" + std::to_string(::getpid()) + ".log");
-  std::string cmd = CATENA_EXECUTABLE;
-  for (const std::string& a : args) cmd += " '" + a + "'";
-  cmd += " > '" + log.string() + "' 2>&1";
-  const int status = std::system(cmd.c_str());
-  std::ifstream in(log);
-  std::stringstream s;
-  s << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, s.str()};
-}
+using Result = testing::CliResult;
+Result run(const std::vector<std::string>& args) { return testing::run_cli(args); }
 
 std::string read_text(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);

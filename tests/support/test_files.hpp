@@ -1,15 +1,22 @@
 #pragma once
-// Small helpers shared by the io tests: scratch directories and files, elements of a type.
+// Small helpers shared by the io tests: scratch directories and files, elements of a type, and
+// running the catena executable.
 #include "fem/model.hpp"
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <sys/wait.h>
+
+#include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <system_error>
+#include <vector>
 #include <vector>
 
 namespace catena::testing {
@@ -53,6 +60,34 @@ std::vector<const E*> elements_of(const fem::Model& model) {
   for (const auto& e : model.elements)
     if (const auto* typed = dynamic_cast<const E*>(e.get())) out.push_back(typed);
   return out;
+}
+
+/// What a run of the catena executable (CATENA_EXECUTABLE) returned and printed.
+struct CliResult {
+  int code = -1;       ///< exit code (-1: killed by a signal)
+  std::string output;  ///< stdout and stderr together
+};
+
+/// Runs `catena <args>` through the shell (args as a command line) and waits for it.
+inline CliResult run_cli(const std::string& args) {
+  static std::atomic<int> counter{0};
+  const std::filesystem::path log = std::filesystem::temp_directory_path() /
+                                    ("catena_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".log");
+  const std::string cmd = std::string(CATENA_EXECUTABLE) + " " + args + " > '" + log.string() + "' 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(log);
+  std::stringstream s;
+  s << in.rdbuf();
+  in.close();
+  std::filesystem::remove(log);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, s.str()};
+}
+
+/// The same with every argument single-quoted (no shell expansion of paths or values).
+inline CliResult run_cli(const std::vector<std::string>& args) {
+  std::string line;
+  for (const std::string& a : args) line += " '" + a + "'";
+  return run_cli(line);
 }
 
 }  // namespace catena::testing
