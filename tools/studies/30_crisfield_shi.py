@@ -62,17 +62,11 @@ for (case, integ, dt), st in stats.items():
     axes[0].plot(t, [b / MGL for b in st["e"]["balance"]], color=color, ls=ls, label=lab)
     axes[1].semilogy(t, [max(abs(x) / MGL, FLOOR) for x in st["db"]], color=color, ls=ls, label=lab)
     axes[2].semilogy(t, [max(s / MGL, FLOOR) for s in st["e"]["strain"]], color=color, ls=ls, label=lab)
-axes[0].set_ylabel("balance (kinetic + strain + potential) / m g l [—]")
-axes[0].set_title("Bathe pendulum: total energy")
-axes[1].set_ylabel("|balance(t) − balance(0)| / m g l [—]")
-axes[1].set_title("Bathe pendulum: energy error (log)")
-axes[2].set_ylabel("strain energy of the bar / m g l [—]")
-axes[2].set_title("Bathe pendulum: axial strain energy (log)")
-for a in axes:
-    a.set_xlabel("time t [s]")
-    a.legend()
-fig.suptitle(f"bathe-pendulum, m g l = {MGL:.1f} J (values below 1e-17 drawn at 1e-17)", fontsize=10)
-fig.tight_layout()
+sl.finish_time_panels(fig, axes, [
+    ("balance (kinetic + strain + potential) / m g l [—]", "Bathe pendulum: total energy"),
+    ("|balance(t) − balance(0)| / m g l [—]", "Bathe pendulum: energy error (log)"),
+    ("strain energy of the bar / m g l [—]", "Bathe pendulum: axial strain energy (log)"),
+], f"bathe-pendulum, m g l = {MGL:.1f} J (values below 1e-17 drawn at 1e-17)")
 png_bathe = "30_crisfield_shi_bathe.png"
 fig.savefig(os.path.join(args.out, png_bathe))
 
@@ -107,17 +101,11 @@ for (case, integ, dt), st in stats.items():
     axes[2].plot(s["t"], s["left_tip_ux"], color=color, ls=ls, marker="." if dt > 1 else None, label=lab)
 tt = [i * 0.05 for i in range(int(stats[("chain", "midpoint", 0.1)]["t_end"] / 0.05) + 1)]
 axes[2].plot(tt, [200 * (1 - math.cos(t)) for t in tt], color="k", lw=0.8, ls=":", label="exact, 200 (1 − cos t)")
-axes[0].set_ylabel("balance (kinetic + strain) / K0 [—]")
-axes[0].set_title("Free-flying chain: total energy (log)")
-axes[1].set_ylabel("|balance(t) − balance(0)| / K0 [—]")
-axes[1].set_title("Free-flying chain: energy error (log)")
-axes[2].set_ylabel("left_tip_ux [m]")
-axes[2].set_title("Free-flying chain: x displacement of the left tip")
-for a in axes:
-    a.set_xlabel("time t [s]")
-    a.legend(loc="best")
-fig.suptitle(f"free-flying-chain, K0 = {K0:.3g} J (values below 1e-17 drawn at 1e-17)", fontsize=10)
-fig.tight_layout()
+sl.finish_time_panels(fig, axes, [
+    ("balance (kinetic + strain) / K0 [—]", "Free-flying chain: total energy (log)"),
+    ("|balance(t) − balance(0)| / K0 [—]", "Free-flying chain: energy error (log)"),
+    ("left_tip_ux [m]", "Free-flying chain: x displacement of the left tip"),
+], f"free-flying-chain, K0 = {K0:.3g} J (values below 1e-17 drawn at 1e-17)", loc="best")
 png_chain = "30_crisfield_shi_chain.png"
 fig.savefig(os.path.join(args.out, png_chain))
 

@@ -187,17 +187,11 @@ for dt in dts_fs:
     table.append(["", f"{dt:g}", "pz, Lx, Ly (planarity)", sl.fmt(max(mom["pz"], mom["Lx"], mom["Ly"])), "—", ""])
     if dt == dts_fs[0]:
         fs_stats = (E25, max(db) / E25, max(ke) / E25, max(mom[n] for n in mom) / E25)
-axes[0].set_ylabel("energy [J]")
-axes[0].set_title("flying-spaghetti-2d: energies (loads off at t = 2.5 s)")
-axes[1].set_ylabel("energy error / E(2.5) [—]")
-axes[1].set_title("energy conservation (log)")
-axes[2].set_ylabel("momentum deviation / E(2.5) [1/s, —]")
-axes[2].set_title("linear and angular momentum after t = 2.5 s (log)")
-for a in axes:
-    a.set_xlabel("time t [s]")
-    a.legend(loc="best", fontsize=7)
-fig.suptitle(f"flying-spaghetti-2d (values below {FLOOR:g}, e.g. exact zeros, drawn at {FLOOR:g})", fontsize=10)
-fig.tight_layout()
+sl.finish_time_panels(fig, axes, [
+    ("energy [J]", "flying-spaghetti-2d: energies (loads off at t = 2.5 s)"),
+    ("energy error / E(2.5) [—]", "energy conservation (log)"),
+    ("momentum deviation / E(2.5) [1/s, —]", "linear and angular momentum after t = 2.5 s (log)"),
+], f"flying-spaghetti-2d (values below {FLOOR:g}, e.g. exact zeros, drawn at {FLOOR:g})", loc="best", fontsize=7)
 png = "40_conservation_flying_spaghetti_2d.png"
 fig.savefig(os.path.join(args.out, png))
 figs.append((png, "flying-spaghetti-2d: energy and momenta"))

@@ -125,6 +125,18 @@ def value_at(cols, name, t, tol=1e-9):
     raise KeyError(f"no row at t = {t} (last t = {cols['t'][-1]})")
 
 
+def finish_time_panels(fig, axes, panels, suptitle, **legend):
+    """Labels a row of time-history panels, one (y label, title) pair each, with time on x and a
+    legend in each (keyword arguments go to legend), sets the figure's title and lays it out."""
+    for a, (ylabel, title) in zip(axes, panels):
+        a.set_ylabel(ylabel)
+        a.set_title(title)
+        a.set_xlabel("time t [s]")
+        a.legend(**legend)
+    fig.suptitle(suptitle, fontsize=10)
+    fig.tight_layout()
+
+
 def fit_slope(xs, ys):
     """Least-squares slope of log y against log x."""
     lx = [math.log(x) for x in xs]
