@@ -31,13 +31,6 @@ const char* kind_name(solvers::ModeKind k) {
   return "elastic";
 }
 
-/// State energies at the linearization point (one frame of energy.csv).
-solvers::EnergyRecord state_energy(const fem::Model& model, std::span<const fem::NodeState> states) {
-  solvers::EnergyRecord r;
-  for (const auto& e : model.elements) e->add_energy(states, r.state);
-  return r;
-}
-
 /// Writes `mode` as a series of states base + a sin(2π k/F) φ, k = 0 … F.
 void write_mode_series(const fem::Model& model, const assembly::Tableau& tableau, std::span<const fem::NodeState> base,
                        const std::vector<double>& shape, const std::filesystem::path& dir) {
@@ -126,16 +119,16 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       std::cerr << "catena: " << model.name << ": " << (buckling ? "buckling" : "eigen") << " analysis, "
                 << tableau.n_global() << " unknowns; output in " << out.string() << '\n';
     analysis.establish_state();
+    const solvers::EnergyRecord energy = analysis.energy();
     if (is_root()) {
       // The linearization state, as any run writes its frames.
       const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
       VtkWriter vtk(out, model);
       CsvWriter csv(out, model);
-      const solvers::Frame frame{0.0, 0, &model, states, state_energy(model, states)};
+      const solvers::Frame frame{0.0, 0, &model, states, energy};
       vtk.on_frame(frame);
       csv.on_frame(frame);
     }
-    std::vector<double> base_shape;
     if (!buckling) {
       analysis.linearize();
       if (model.analysis.linearized.export_matrices) {

@@ -90,6 +90,8 @@ class LinearizedAnalysis {
   [[nodiscard]] const assembly::Tableau& tableau() const { return *tableau_; }
   [[nodiscard]] std::span<const fem::NodeState> states() const { return integrator_->states(); }
   [[nodiscard]] const RunStatistics& statistics() const { return integrator_->statistics(); }
+  /// Energies of the current states (collective).
+  [[nodiscard]] EnergyRecord energy() const { return integrator_->energy(0.0); }
 
  /// An eigenvalue (μ or s) with the real part of its vector (global numbering).
   struct Pair {

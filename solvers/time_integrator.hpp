@@ -117,6 +117,10 @@ class TimeIntegrator {
   /// unknowns (solvers/redundancy.hpp).
   void check_redundancy(Vec u);
 
+  /// Energies and momenta of the current states at t, and the work accumulated so far (collective:
+  /// every rank sums its elements).
+  [[nodiscard]] EnergyRecord energy(double t) const;
+
  private:
   [[nodiscard]] fem::StepState context(double t, double h) const;
   void predict(double t, double h, Vec u) const;
@@ -126,7 +130,6 @@ class TimeIntegrator {
   /// established, before the exact static solve (time_integrator.cpp).
   /// Returns whether the last round converged (an equilibrium at load factor 1).
   bool relax_mechanism(Vec u);
-  [[nodiscard]] EnergyRecord energy(double t) const;
   void collect_factorization_counts();
   /// The state after nominal step `step` at t (io writes it as a checkpoint).
   [[nodiscard]] IntegratorState snapshot(double t, long step, double h, int successes) const;
