@@ -1,6 +1,7 @@
 // The initial equilibrium of a mechanism on joints (TimeIntegrator::relax_mechanism): a pendulum
 // on a revolute joint, started off the vertical, hangs straight down at t = 0 with the joint
 // carrying its weight, and stays there.
+#include "support/test_files.hpp"
 #include "assembly/tableau.hpp"
 #include "io/model_reader.hpp"
 #include "solvers/time_integrator.hpp"
@@ -16,10 +17,7 @@ namespace catena {
 namespace {
 
 TEST(JointEquilibrium, PendulumStartedOffTheVerticalHangsStraightDown) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "catena_joint_equilibrium";
-  std::filesystem::create_directories(dir);
-  const auto file = dir / "model.yaml";
-  std::ofstream(file) << R"yaml(name: pendulum
+  const auto file = testing::write_temp("catena_joint_equilibrium", "model.yaml", R"yaml(name: pendulum
 nodes: [{name: bob, position: [0.3, 0, -1]}]
 rigid_bodies: [{node: bob, mass: 2, inertia: [0.01, 0.01, 0.01]}]
 joints: [{name: pivot, kind: revolute, node: bob, at: [0, 0, 0], axis: [0, 1, 0]}]
@@ -29,7 +27,7 @@ sensors:
   - {name: x, node: bob, quantity: position, component: x}
   - {name: z, node: bob, quantity: position, component: z}
   - {name: tension, element: pivot, quantity: reaction_force_norm}
-)yaml";
+)yaml");
   fem::Model model = io::read_model(file);
   assembly::Tableau tableau(model, PETSC_COMM_WORLD);
   solvers::TimeIntegrator integrator(model, tableau);

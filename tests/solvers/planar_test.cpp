@@ -1,6 +1,7 @@
 // `planar: xy` (io/model_reader.cpp, apply_planar): a beam model moving in its plane gives the same
 // results with the out-of-plane unknowns removed as the full 3D model, and the planar model has
 // exactly those unknowns fewer.
+#include "support/test_files.hpp"
 #include "assembly/tableau.hpp"
 #include "io/model_reader.hpp"
 #include "solvers/time_integrator.hpp"
@@ -40,11 +41,7 @@ struct PlanarRun {
 };
 
 PlanarRun run_model(const std::string& extra, const std::string& text = model_text) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "catena_planar";
-  std::filesystem::create_directories(dir);
-  const auto file = dir / "model.yaml";
-  std::ofstream(file) << text << extra;
-  fem::Model model = io::read_model(file);
+  fem::Model model = io::read_model(testing::write_temp("catena_planar", "model.yaml", text + extra));
   PlanarRun r;
   r.unknowns = model.registry.n_free_dofs();
   assembly::Tableau tableau(model, PETSC_COMM_WORLD);

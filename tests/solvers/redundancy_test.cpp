@@ -1,6 +1,7 @@
 // Redundant constraints (solvers/redundancy.hpp): a planar four-bar of rigid links with four
 // revolute joints, run in 3D, is over-constrained three times; the run is refused at t = 0 with
 // the undetermined reactions named. The same linkage with `planar: xy` runs and keeps its energy.
+#include "support/test_files.hpp"
 #include "assembly/tableau.hpp"
 #include "io/model_reader.hpp"
 #include "solvers/time_integrator.hpp"
@@ -34,11 +35,7 @@ analysis: {dt: 0.01, t_end: 1}
 )yaml";
 
 fem::Model read(const std::string& text) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "catena_redundancy";
-  std::filesystem::create_directories(dir);
-  const auto file = dir / "model.yaml";
-  std::ofstream(file) << text;
-  return io::read_model(file);
+  return io::read_model(testing::write_temp("catena_redundancy", "model.yaml", text));
 }
 
 TEST(Redundancy, OverConstrainedFourBarIsRefusedNamingTheReactions) {

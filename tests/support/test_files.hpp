@@ -43,10 +43,13 @@ class ScratchDirectory {
   std::filesystem::path path_;
 };
 
-/// Writes `text` to `<gtest temp dir>/<folder>/<file_name>` and returns the path.
+/// Writes `text` to `<gtest temp dir>/<folder>/<pid>/<file_name>` and returns the path. The process
+/// id keeps tests that ctest runs at the same time (each in its own process) from writing the
+/// same file.
 inline std::filesystem::path write_temp(const std::string& folder, const std::string& file_name,
                                         const std::string& text) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / folder;
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / folder / std::to_string(::getpid());
   std::filesystem::create_directories(dir);
   const std::filesystem::path file = dir / file_name;
   std::ofstream(file) << text;
