@@ -62,8 +62,8 @@ std::map<std::pair<int, int>, double> read_market(const fs::path& file, int& n) 
 const fs::path source_dir = CATENA_SOURCE_DIR;
 
 TEST(EigenOutput, ModesCsvMatrixMarketAndModeSeries) {
-  const fs::path out = fs::temp_directory_path() / "catena_eigen_output";
-  fs::remove_all(out);
+  const catena::testing::ScratchDirectory scratch;
+  const fs::path out = scratch.path() / "out";
   const std::string model = (source_dir / "tests" / "solvers" / "models" / "cantilever_modes.yaml").string();
   ASSERT_EQ(run_catena("run " + model + " --out " + out.string() +
                        " --set analysis.export_matrices=true --set analysis.mode_amplitude=0.05 --set n=10"),
@@ -120,8 +120,8 @@ TEST(EigenOutput, ModesCsvMatrixMarketAndModeSeries) {
 }
 
 TEST(BucklingOutput, SummaryAndTrackedPath) {
-  const fs::path out = fs::temp_directory_path() / "catena_buckling_output";
-  fs::remove_all(out);
+  const catena::testing::ScratchDirectory scratch;
+  const fs::path out = scratch.path() / "out";
   ASSERT_EQ(run_catena("run " + (source_dir / "cases" / "buckling-lateral" / "model.yaml").string() + " --out " +
                        out.string() + " --quiet"),
             0);
