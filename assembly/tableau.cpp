@@ -4,6 +4,7 @@
 #include "assembly/petsc_sinks.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace catena::assembly {
@@ -176,43 +177,56 @@ void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::Re
   restore_view(x);
 }
 
-void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
-  check(VecZeroEntries(f), "VecZeroEntries");
-  PetscResidualSink r(f, global_map_);
-  fem::NullJacobianSink none;
-  // A domain error (thrown while stamping) must still close the assembly, which is collective
-  // and leaves the vector usable for the retry with a smaller step.
+namespace {
+
+/// Zeroes the outputs, stamps, and assembles them: assembly is collective, so it runs even when
+/// a stamp throws a domain error, which leaves the objects usable for the retry with a smaller step.
+void assemble_with(Vec f, Mat J, const std::function<void()>& stamp) {
+  if (f) check(VecZeroEntries(f), "VecZeroEntries");
+  if (J) check(MatZeroEntries(J), "MatZeroEntries");
   auto finish = [&] {
-    check(VecAssemblyBegin(f), "VecAssemblyBegin");
-    check(VecAssemblyEnd(f), "VecAssemblyEnd");
+    if (f) {
+      check(VecAssemblyBegin(f), "VecAssemblyBegin");
+      check(VecAssemblyEnd(f), "VecAssemblyEnd");
+    }
+    if (J) {
+      check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+      check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+    }
   };
   try {
-    stamp_local_elements(context, x, r, none);
+    stamp();
   } catch (...) {
     finish();
     throw;
   }
   finish();
+}
+
+}  // namespace
+
+void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
+  PetscResidualSink r(f, global_map_);
+  fem::NullJacobianSink none;
+  assemble_with(f, nullptr, [&] { stamp_local_elements(context, x, r, none); });
 }
 
 void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
-  check(MatZeroEntries(J), "MatZeroEntries");
   fem::NullResidualSink none;
   PetscJacobianSink j(J, global_map_);
-  auto finish = [&] {
-    check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-    check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
-  };
-  try {
-    stamp_local_elements(context, x, none, j);
-  } catch (...) {
-    finish();
-    throw;
-  }
-  finish();
+  ++matrix_assemblies_;
+  assemble_with(nullptr, J, [&] { stamp_local_elements(context, x, none, j); });
+}
+
+void Tableau::assemble(const fem::StepState& context, Vec x, Vec f, Mat J) {
+  PetscResidualSink r(f, global_map_);
+  PetscJacobianSink j(J, global_map_);
+  ++matrix_assemblies_;
+  assemble_with(f, J, [&] { stamp_local_elements(context, x, r, j); });
 }
 
 void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M, Mat D) {
+  ++matrix_assemblies_;
   check(MatZeroEntries(M), "MatZeroEntries");
   check(MatZeroEntries(D), "MatZeroEntries");
   PetscJacobianSink mass(M, global_map_), damping(D, global_map_);
@@ -241,6 +255,63 @@ void Tableau::gather_all(Vec x, std::vector<double>& out) {
   check(VecGetArrayRead(gather_all_values_, &a), "VecGetArrayRead");
   std::copy(a, a + n_global_, out.begin());
   check(VecRestoreArrayRead(gather_all_values_, &a), "VecRestoreArrayRead");
+}
+
+std::vector<double> Tableau::jacobian_values() const {
+  std::vector<double> local;
+  local.reserve(static_cast<std::size_t>(n_nonzeros_ / size_ + 1));
+  for (PetscInt row = first_; row < last_; ++row) {
+    PetscInt n = 0;
+    const PetscInt* cols = nullptr;
+    const PetscScalar* values = nullptr;
+    check(MatGetRow(jacobian_, row, &n, &cols, &values), "MatGetRow");
+    local.insert(local.end(), values, values + n);
+    check(MatRestoreRow(jacobian_, row, &n, &cols, &values), "MatRestoreRow");
+  }
+  if (size_ == 1) return local;
+  // Rows are numbered rank by rank, so the ranks' pieces follow each other in global order.
+  const int count = static_cast<int>(local.size());
+  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+  std::vector<double> all;
+  if (rank_ == 0) {
+    std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), 0);
+    all.resize(static_cast<std::size_t>(offsets.back() + counts.back()));
+  }
+  MPI_Gatherv(local.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_);
+  return all;
+}
+
+void Tableau::set_jacobian_values(std::span<const double> values) {
+  if (values.size() != static_cast<std::size_t>(n_nonzeros_))
+    throw std::invalid_argument(std::to_string(values.size()) + " Jacobian entries for a pattern of " +
+                                std::to_string(n_nonzeros_));
+  // The pattern row by row (MatGetRow with all three outputs: PETSc 3.18's AIJ reports no
+  // entries when the values are not asked for).
+  std::vector<std::vector<PetscInt>> columns(static_cast<std::size_t>(n_owned()));
+  long local = 0;
+  for (PetscInt row = first_; row < last_; ++row) {
+    PetscInt n = 0;
+    const PetscInt* cols = nullptr;
+    const PetscScalar* old = nullptr;
+    check(MatGetRow(jacobian_, row, &n, &cols, &old), "MatGetRow");
+    columns[static_cast<std::size_t>(row - first_)].assign(cols, cols + n);
+    check(MatRestoreRow(jacobian_, row, &n, &cols, &old), "MatRestoreRow");
+    local += n;
+  }
+  long offset = 0;
+  MPI_Exscan(&local, &offset, 1, MPI_LONG, MPI_SUM, comm_);
+  if (rank_ == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+  for (PetscInt row = first_; row < last_; ++row) {
+    const std::vector<PetscInt>& cols = columns[static_cast<std::size_t>(row - first_)];
+    const auto n = static_cast<PetscInt>(cols.size());
+    // The matrix is column-oriented for the element stamps; one row is the same either way.
+    check(MatSetValues(jacobian_, 1, &row, n, cols.data(), values.data() + offset, INSERT_VALUES), "MatSetValues");
+    offset += n;
+  }
+  check(MatAssemblyBegin(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(MatAssemblyEnd(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  ++matrix_assemblies_;
 }
 
 std::string Tableau::row_name(PetscInt row) const {

@@ -32,17 +32,31 @@ class Tableau {
 
   /// The preallocated Jacobian (pattern fixed: a stamp outside the declared pattern is an error).
   [[nodiscard]] Mat jacobian() const { return jacobian_; }
+  /// Counts the assemblies into any matrix: a solver that keeps a factorization of `jacobian()`
+  /// compares it with the count it saw, to know nobody else has written into the matrix since.
+  [[nodiscard]] long matrix_assemblies() const { return matrix_assemblies_; }
   [[nodiscard]] VecHandle create_vector() const;
 
   /// f(x) for the time element described by `context` (t_n, h, scheme, committed states).
   void assemble_residual(const fem::StepState& context, Vec x, Vec f);
   /// ∂f/∂x into J (J has this tableau's pattern).
   void assemble_jacobian(const fem::StepState& context, Vec x, Mat J);
+  /// f(x) and ∂f/∂x in one pass over the elements: each element is stamped once, its residual
+  /// and Jacobian from the same evaluation (a Newton iteration that needs both pays once).
+  void assemble(const fem::StepState& context, Vec x, Vec f, Mat J);
   /// Linearized analyses: the elements' `stamp_rates` at the static state `context` (trial x)
   /// into M (accelerations) and D (rates); both have this tableau's pattern.
   void assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M, Mat D);
   /// Copies a distributed vector onto every rank, in global numbering.
   void gather_all(Vec x, std::vector<double>& out);
+  /// The values of `jacobian()` row by row in global numbering, columns ascending within a row,
+  /// on rank 0 (empty on the others). Collective. With `set_jacobian_values` it carries a matrix
+  /// through a checkpoint.
+  [[nodiscard]] std::vector<double> jacobian_values() const;
+  /// Writes values in the order `jacobian_values` gives them (on every rank) into `jacobian()`
+  /// and assembles it (counted in `matrix_assemblies`). Collective; throws
+  /// std::invalid_argument when their number does not fit the pattern.
+  void set_jacobian_values(std::span<const double> values);
 
   /// "node 'bob' force y": the owner and meaning of a global row.
   [[nodiscard]] std::string row_name(PetscInt row) const;
@@ -60,6 +74,7 @@ class Tableau {
   int rank_ = 0, size_ = 1;
   PetscInt n_global_ = 0, first_ = 0, last_ = 0;
   long n_nonzeros_ = 0;
+  long matrix_assemblies_ = 0;
   std::vector<long> rows_per_rank_;
   fem::DofMap global_map_;
   fem::DofMap local_map_;  // block -> index in the gathered local array (MPI only)

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view magic = "catena-checkpoint";
-constexpr int format_version = 1;
+constexpr int format_version = 2;  // 2: linear solves among the counters, the kept Jacobian
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {
@@ -134,8 +134,8 @@ std::string checkpoint_text(const Checkpoint& c) {
     << " balance0 " << hex(s.balance0) << '\n'
     << "work " << hex(s.work.external_work) << ' ' << hex(s.work.dissipated) << '\n'
     << "counters " << s.steps << ' ' << s.equilibrium_increments << ' ' << s.cut_steps << ' ' << s.newton_iterations
-    << ' ' << s.residual_evaluations << ' ' << s.jacobian_evaluations << ' ' << s.numeric_factorizations << ' '
-    << hex(s.max_energy_drift) << '\n'
+    << ' ' << s.residual_evaluations << ' ' << s.jacobian_evaluations << ' ' << s.linear_solves << ' '
+    << s.numeric_factorizations << ' ' << hex(s.max_energy_drift) << '\n'
     << "increments " << s.last_increment.size() << ' ' << hex(s.last_increment_h) << '\n';
   for (const auto& inc : s.last_increment) {
     for (int k = 0; k < 6; ++k) o << (k ? " " : "") << hex(inc[k]);
@@ -156,6 +156,12 @@ std::string checkpoint_text(const Checkpoint& c) {
     for (const double v : s.element_history[i]) o << ' ' << hex(v);
     o << '\n';
   }
+  // The Newton Jacobian kept across steps, as the matrix's values (factored again on restart).
+  const solvers::KeptJacobian& j = s.kept_jacobian;
+  o << "jacobian " << (j.valid ? 1 : 0) << ' ' << (j.fell_short ? 1 : 0) << ' ' << hex(j.h) << ' '
+    << static_cast<int>(j.scheme) << ' ' << j.ranks << ' ' << j.values.size() << '\n';
+  for (std::size_t i = 0; i < j.values.size(); ++i) o << hex(j.values[i]) << ((i + 1) % 8 == 0 ? '\n' : ' ');
+  if (j.values.size() % 8 != 0) o << '\n';
   o << "end\n";
   return o.str();
 }
@@ -215,6 +221,7 @@ Checkpoint read_checkpoint(const fs::path& file) {
   s.newton_iterations = r.integer("Newton iterations");
   s.residual_evaluations = r.integer("residual evaluations");
   s.jacobian_evaluations = r.integer("Jacobian evaluations");
+  s.linear_solves = r.integer("linear solves");
   s.numeric_factorizations = r.integer("numeric factorizations");
   s.max_energy_drift = r.real("max energy drift");
   r.keyword("increments");
@@ -248,6 +255,19 @@ Checkpoint read_checkpoint(const fs::path& file) {
     s.element_history[i].resize(static_cast<std::size_t>(n));
     r.reals(s.element_history[i], static_cast<int>(n), "an element history");
   }
+  r.keyword("jacobian");
+  solvers::KeptJacobian& j = s.kept_jacobian;
+  j.valid = r.integer("whether a Jacobian is kept") != 0;
+  j.fell_short = r.integer("whether the kept Jacobian fell short") != 0;
+  j.h = r.real("the kept Jacobian's step");
+  const long scheme = r.integer("the kept Jacobian's scheme");
+  if (scheme < 0 || scheme > static_cast<long>(fem::TimeScheme::Static)) r.fail("unknown time scheme " + std::to_string(scheme));
+  j.scheme = static_cast<fem::TimeScheme>(scheme);
+  j.ranks = static_cast<int>(r.integer("the kept Jacobian's rank count"));
+  const long n_values = r.integer("the kept Jacobian's entry count");
+  if (n_values < 0) r.fail("negative Jacobian entry count");
+  j.values.resize(static_cast<std::size_t>(n_values));
+  r.reals(j.values, static_cast<int>(n_values), "a Jacobian entry");
   r.keyword("end");
   return c;
 }

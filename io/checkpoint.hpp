@@ -9,17 +9,19 @@
 /// the model that wrote it. It is a text file; every double is written in hexadecimal
 /// floating point (std::chars_format::hex), so it reads back bit for bit:
 ///
-///   catena-checkpoint 1
+///   catena-checkpoint 2
 ///   model <name>
 ///   fingerprint <16 hex digits> unknowns <n> nodes <n> elements <n>
 ///   t <x> step <k> h <x> successes <n>
 ///   frames <n> last_frame_step <k> last_frame_t <x> balance0 <x>
 ///   work <external_work> <dissipated>
 ///   counters <steps> <equilibrium_increments> <cut_steps> <newton_iterations> <residual_evaluations>
-///            <jacobian_evaluations> <numeric_factorizations> <max_energy_drift>
+///            <jacobian_evaluations> <linear_solves> <numeric_factorizations> <max_energy_drift>
 ///   increments <n> <h>        then n lines `<Δx> <φ>` (6 values; static analyses)
 ///   node <i> <x y z> <vx vy vz> <qw qx qy qz> <ωx ωy ωz>       one line per node
 ///   element <i> <n> <values...>                                one line per element
+///   jacobian <valid> <fell_short> <h> <scheme> <ranks> <n>     Newton's kept Jacobian (run state)
+///            then n values, 8 per line (Tableau::jacobian_values: rows in order, columns ascending)
 ///   end
 ///
 /// Files are `checkpoint_<step, 6 digits>.ckpt` in the output directory, written atomically

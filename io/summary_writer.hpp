@@ -23,6 +23,7 @@ struct SummaryData {
   long newton_iterations = 0;
   long residual_evaluations = 0;
   long jacobian_evaluations = 0;
+  long linear_solves = 0;
   long symbolic_factorizations = 0;
   long numeric_factorizations = 0;
   double wall_seconds = 0.0;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace catena::solvers {
@@ -36,6 +37,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// Runs a PETSc call whose errors are answers, not faults (a factorization of a singular
+/// matrix): returns its error code instead of letting PETSc print a traceback.
+template <class Call>
+PetscErrorCode quietly(Call call) {
+  check(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr), "PetscPushErrorHandler");
+  const PetscErrorCode code = call();
+  check(PetscPopErrorHandler(), "PetscPopErrorHandler");
+  return code;
+}
+
 }  // namespace
 
 Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings)
@@ -44,8 +55,10 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   MPI_Comm_size(tableau.comm(), &ranks);
   const char* package = solver_package(settings.linear_solver, ranks);
   residual_ = tableau.create_vector();
+  correction_ = tableau.create_vector();
   inverse_scale_ = tableau.create_vector();
   scratch_ = tableau.create_vector();
+  predictor_ = tableau.create_vector();
   {
     // Lengths are measured against the model's length scale, rotations in radians. Multipliers
     // are left out: their round-off floor is ~ε m L/h² times the conditioning of the constraint
@@ -61,123 +74,195 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     }
     check(VecRestoreArray(inverse_scale_, &s), "VecRestoreArray");
   }
-  check(SNESCreate(tableau.comm(), &snes_), "SNESCreate");
-  check(SNESSetType(snes_, SNESNEWTONLS), "SNESSetType");
-  check(SNESSetFunction(snes_, residual_, &Newton::residual_callback, this), "SNESSetFunction");
-  check(SNESSetJacobian(snes_, tableau.jacobian(), tableau.jacobian(), &Newton::jacobian_callback, this),
-        "SNESSetJacobian");
-  check(SNESSetConvergenceTest(snes_, &Newton::convergence_callback, this, nullptr), "SNESSetConvergenceTest");
-  check(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, settings.max_iterations, PETSC_DEFAULT), "SNESSetTolerances");
-  SNESLineSearch ls = nullptr;
-  check(SNESGetLineSearch(snes_, &ls), "SNESGetLineSearch");
-  check(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC), "SNESLineSearchSetType");
-  KSP ksp = nullptr;
-  check(SNESGetKSP(snes_, &ksp), "SNESGetKSP");
-  configure_direct_solve(ksp, package);
-  check(SNESSetFromOptions(snes_), "SNESSetFromOptions");
+  check(KSPCreate(tableau.comm(), ksp_.out()), "KSPCreate");
+  check(KSPSetOperators(ksp_, tableau.jacobian(), tableau.jacobian()), "KSPSetOperators");
+  configure_direct_solve(ksp_, package);
+  check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  PetscBool monitor = PETSC_FALSE;
+  check(PetscOptionsHasName(nullptr, nullptr, "-newton_monitor", &monitor), "PetscOptionsHasName");
+  monitor_ = monitor == PETSC_TRUE;
 }
 
-Newton::~Newton() {
-  if (snes_) SNESDestroy(&snes_);
+bool Newton::kept_jacobian_fits(const fem::StepState& context) const {
+  // Steps that land on the output grid differ from dt by an ulp or so: the same Jacobian.
+  if (!kept_ || std::abs(kept_h_ - context.h) > 1e-9 * context.h || kept_scheme_ != context.scheme) return false;
+  return tableau_->matrix_assemblies() == kept_assembly_;  // nobody else assembled into the matrix since
 }
 
-PetscErrorCode Newton::residual_callback(SNES snes, Vec x, Vec f, void* ctx) {
-  auto* self = static_cast<Newton*>(ctx);
+KeptJacobian Newton::kept_jacobian() const {
+  KeptJacobian k;
+  k.valid = kept_ && tableau_->matrix_assemblies() == kept_assembly_;
+  k.fell_short = kept_fell_short_;
+  k.h = kept_h_;
+  k.scheme = kept_scheme_;
+  MPI_Comm_size(tableau_->comm(), &k.ranks);
+  if (k.valid) k.values = tableau_->jacobian_values();
+  return k;
+}
+
+void Newton::restore_kept_jacobian(const KeptJacobian& state) {
+  int ranks = 1;
+  MPI_Comm_size(tableau_->comm(), &ranks);
+  kept_ = false;
+  kept_fell_short_ = state.fell_short;
+  if (!state.valid || state.ranks != ranks) return;
+  // Factored again at the next solve: the same matrix gives the same factors.
+  tableau_->set_jacobian_values(state.values);
+  kept_ = true;
+  kept_h_ = state.h;
+  kept_scheme_ = state.scheme;
+  kept_assembly_ = tableau_->matrix_assemblies();
+}
+
+void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) {
   const auto start = std::chrono::steady_clock::now();
-  try {
-    self->tableau_->assemble_residual(self->context_, x, f);
-  } catch (const fem::DomainError& e) {
-    self->domain_message_ = e.what();
-    SNESSetFunctionDomainError(snes);
-  } catch (...) {
-    self->failure_ = std::current_exception();
-    SNESSetFunctionDomainError(snes);
+  ++counters_.residual_evaluations;
+  if (with_jacobian) {
+    kept_ = false;  // the matrix is being overwritten; kept again once assembled
+    ++counters_.jacobian_evaluations;
+    const Mat J = tableau_->jacobian();
+    tableau_->assemble(context, u, residual_, J);
+    if (shift_) check(MatDiagonalSet(J, shift_, ADD_VALUES), "MatDiagonalSet");
+    kept_assembly_ = tableau_->matrix_assemblies();
+    kept_ = true;
+    kept_h_ = context.h;
+    kept_scheme_ = context.scheme;
+  } else {
+    tableau_->assemble_residual(context, u, residual_);
   }
-  ++self->counters_.residual_evaluations;
-  self->counters_.assembly_seconds += seconds_since(start);
-  return 0;
+  counters_.assembly_seconds += seconds_since(start);
 }
 
-PetscErrorCode Newton::jacobian_callback(SNES snes, Vec x, Mat J, Mat, void* ctx) {
-  auto* self = static_cast<Newton*>(ctx);
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    self->tableau_->assemble_jacobian(self->context_, x, J);
-    if (self->shift_) PetscCall(MatDiagonalSet(J, self->shift_, ADD_VALUES));
-  } catch (const fem::DomainError& e) {
-    self->domain_message_ = e.what();
-    SNESSetJacobianDomainError(snes);
-  } catch (...) {
-    self->failure_ = std::current_exception();
-    SNESSetJacobianDomainError(snes);
+bool Newton::solve_linear() {
+  ++counters_.linear_solves;
+  // The factorization happens inside the first solve after the matrix changed (PCSetUp).
+  const PetscErrorCode code = quietly([&] { return KSPSolve(ksp_, residual_, correction_); });
+  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+  if (code == 0) check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
+  if (code != 0 || reason < 0) {
+    kept_ = false;  // a failed factorization is no Jacobian to keep
+    return false;
   }
-  ++self->counters_.jacobian_evaluations;
-  self->counters_.assembly_seconds += seconds_since(start);
-  return 0;
+  return true;
 }
 
-PetscErrorCode Newton::convergence_callback(SNES snes, PetscInt it, PetscReal, PetscReal, PetscReal fnorm,
-                                            SNESConvergedReason* reason, void* ctx) {
-  auto* self = static_cast<Newton*>(ctx);
-  *reason = SNES_CONVERGED_ITERATING;
-  if (std::isnan(fnorm) || std::isinf(fnorm)) {
-    *reason = SNES_DIVERGED_FNORM_NAN;
-    return 0;
-  }
-  if (it == 0) {
-    if (fnorm == 0.0) *reason = SNES_CONVERGED_FNORM_ABS;
-    return 0;
-  }
-  Vec update = nullptr;
-  PetscCall(SNESGetSolutionUpdate(snes, &update));
-  PetscCall(VecPointwiseMult(self->scratch_, update, self->inverse_scale_));
-  PetscReal scaled = 0.0;
-  PetscCall(VecNorm(self->scratch_, NORM_INFINITY, &scaled));
-  self->last_correction_ = scaled;
-  if (scaled <= self->settings_.tolerance)
-    *reason = SNES_CONVERGED_SNORM_RELATIVE;
-  else if (it >= self->settings_.max_iterations)
-    *reason = SNES_DIVERGED_MAX_IT;
-  return 0;
+void Newton::describe_residual(NewtonReport& report) {
+  check(VecNorm(residual_, NORM_2, &report.residual_norm), "VecNorm");
+  check(VecCopy(residual_, scratch_), "VecCopy");
+  check(VecAbs(scratch_), "VecAbs");
+  PetscInt row = -1;
+  check(VecMax(scratch_, &row, &report.largest_residual), "VecMax");
+  report.largest_owner = tableau_->row_name(row);
 }
 
-NewtonReport Newton::solve(const fem::StepState& context, Vec u) {
-  context_ = context;
-  failure_ = nullptr;
-  domain_message_.clear();
-  last_correction_ = 0.0;
-  // A failed factorization (MUMPS on a singular Jacobian) comes back as an error code, not as a
-  // divergence reason: report it as a failed iteration, so the step is cut and, if it keeps
-  // failing, the run ends with a message, instead of a PETSc traceback.
-  check(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr), "PetscPushErrorHandler");
-  const PetscErrorCode solved = SNESSolve(snes_, nullptr, u);
-  check(PetscPopErrorHandler(), "PetscPopErrorHandler");
-  if (failure_) std::rethrow_exception(failure_);
-  if (solved != 0) {
-    NewtonReport failed;
-    failed.converged = false;
-    failed.reason = "the linear solver failed: singular Jacobian (a mechanism, a body without support or "
-                    "inertia, or redundant constraints)";
-    return failed;
-  }
-  SNESConvergedReason reason{};
-  check(SNESGetConvergedReason(snes_, &reason), "SNESGetConvergedReason");
-  NewtonReport report;
-  PetscInt its = 0;
-  check(SNESGetIterationNumber(snes_, &its), "SNESGetIterationNumber");
-  report.iterations = static_cast<int>(its);
-  report.converged = reason > 0;
-  report.reason = domain_message_.empty() ? SNESConvergedReasons[reason] : domain_message_;
-  report.last_correction = last_correction_;
-  if (!report.converged && domain_message_.empty()) {
-    check(VecNorm(residual_, NORM_2, &report.residual_norm), "VecNorm");
-    check(VecCopy(residual_, scratch_), "VecCopy");
-    check(VecAbs(scratch_), "VecAbs");
-    PetscInt row = -1;
-    check(VecMax(scratch_, &row, &report.largest_residual), "VecMax");
-    report.largest_owner = tableau_->row_name(row);
-  }
+NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy policy) {
+  if (policy == JacobianPolicy::Fresh) return iterate(context, u, Start::FullNewton);
+  check(VecCopy(u, predictor_), "VecCopy");
+  // The last step found its kept Jacobian wanting: this one starts with a fresh one.
+  const bool old_fits = kept_jacobian_fits(context) && !kept_fell_short_;
+  kept_fell_short_ = false;
+  NewtonReport report = iterate(context, u, old_fits ? Start::KeptJacobian : Start::FreshJacobian);
+  if (report.converged || report.kept_corrections == 0) return report;
+  // The chord corrections may have led where full Newton cannot recover (a stiff member that
+  // turned much within the step): before the step is reported as failed, it is solved again from
+  // its predictor by full Newton alone, the method without kept Jacobians.
+  kept_fell_short_ = true;
+  check(VecCopy(predictor_, u), "VecCopy");
+  const int before = report.iterations;
+  report = iterate(context, u, Start::FullNewton);
+  report.iterations += before;
   return report;
+}
+
+NewtonReport Newton::iterate(const fem::StepState& context, Vec u, Start start) {
+  NewtonReport report;
+  bool full_newton = start == Start::FullNewton;  // a fresh Jacobian at every iteration
+  bool fresh = start != Start::KeptJacobian;
+  int kept_corrections = 0;   // corrections of this start made with a Jacobian from an earlier iterate
+  int fresh_corrections = 0;  // corrections with a Jacobian evaluated at the iterate they correct
+  double previous = std::numeric_limits<double>::infinity();
+  // A Jacobian from an earlier time element that fails (its corrections grow or contract slowly,
+  // or lead to a state without meaning) is dropped, and the step starts again from its predictor
+  // with a fresh one.
+  auto old_jacobian_failed = [&] {
+    if (start != Start::KeptJacobian || !std::isfinite(previous) || fresh_corrections > 0) return false;
+    kept_fell_short_ = true;
+    report.kept_corrections += kept_corrections;
+    kept_corrections = 0;
+    check(VecCopy(predictor_, u), "VecCopy");
+    fresh = true;
+    previous = std::numeric_limits<double>::infinity();
+    return true;
+  };
+  auto finish = [&](bool converged, std::string reason) {
+    report.converged = converged;
+    report.reason = std::move(reason);
+    report.kept_corrections += kept_corrections;
+    return report;
+  };
+  while (true) {
+    try {
+      evaluate(context, u, fresh);
+    } catch (const fem::DomainError& e) {
+      kept_ = false;
+      if (old_jacobian_failed()) continue;
+      return finish(false, e.what());
+    }
+    PetscReal norm = 0.0;
+    check(VecNorm(residual_, NORM_2, &norm), "VecNorm");
+    if (!std::isfinite(norm)) {
+      if (old_jacobian_failed()) continue;
+      describe_residual(report);
+      return finish(false, "the residual is not finite");
+    }
+    if (report.iterations == 0 && norm == 0.0) return finish(true, "the residual is exactly zero");
+    if (!solve_linear())
+      return finish(false, "the linear solver failed: singular Jacobian (a mechanism, a body without support or "
+                           "inertia, or redundant constraints)");
+    check(VecAXPY(u, -1.0, correction_), "VecAXPY");
+    ++report.iterations;
+    (fresh ? fresh_corrections : kept_corrections) += 1;
+    check(VecPointwiseMult(scratch_, correction_, inverse_scale_), "VecPointwiseMult");
+    PetscReal d = 0.0;
+    check(VecNorm(scratch_, NORM_INFINITY, &d), "VecNorm");
+    report.last_correction = d;
+    // The contraction of this correction against the last; unknown for the first of a start.
+    const bool measured = std::isfinite(previous);
+    const double theta = measured ? d / previous : 0.0;
+    if (monitor_)
+      PetscPrintf(tableau_->comm(), "newton t %.9g h %.3g iteration %d %s |f| %.3e correction %.3e contraction %.3e\n",
+                  context.t_n, context.h, report.iterations, fresh ? "fresh" : "kept ", norm, d, theta);
+    if (fresh && d <= settings_.tolerance) return finish(true, "full Newton correction below the tolerance");
+    // A kept Jacobian can hide a slowly converging component under fast ones (a stiff member
+    // turned since it was evaluated: its contraction looks small until the fast part is gone), so
+    // its corrections must also be a margin below the tolerance themselves.
+    if (!fresh && measured && theta < 1.0 && theta / (1.0 - theta) * d <= settings_.tolerance &&
+        d <= kept_correction_margin * settings_.tolerance)
+      return finish(true, "chord corrections contract below the tolerance");
+    // The limit counts full Newton iterations; chord corrections between them are bounded by
+    // max_kept_iterations each.
+    if (fresh_corrections >= settings_.max_iterations) {
+      describe_residual(report);
+      return finish(false, "no convergence within " + std::to_string(fresh_corrections) + " Newton iterations");
+    }
+    // A kept Jacobian is replaced when it contracts too slowly or has not converged within a few
+    // corrections: one from an earlier time element by starting the step again, one of this step
+    // by full Newton from here on (the step is too nonlinear for a chord), and a diverging chord
+    // correction is undone first.
+    if (!fresh && ((measured && theta > kept_jacobian_contraction) || kept_corrections >= max_kept_iterations)) {
+      if (old_jacobian_failed()) continue;
+      full_newton = true;
+      kept_fell_short_ = true;
+      if (theta >= 1.0) {
+        check(VecAXPY(u, 1.0, correction_), "VecAXPY");
+        fresh = true;
+        continue;
+      }
+    }
+    // After a fresh Jacobian, chord corrections follow once Newton contracts well.
+    fresh = full_newton || (fresh && measured && theta > kept_jacobian_contraction) || !kept_;
+    previous = d;
+  }
 }
 
 }  // namespace catena::solvers

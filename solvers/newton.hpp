@@ -1,21 +1,36 @@
 #pragma once
-/// Newton iteration over one time element with PETSc SNES: analytic Jacobian from the tableau,
-/// a pivoting sparse direct solve (MUMPS by default), and Catena's convergence test:
+/// Newton iteration over one time element: analytic Jacobian from the tableau, a pivoting sparse
+/// direct solve (MUMPS by default, KSPPREONLY + PCLU), and an error estimate checked within
+/// every step (docs/architecture.md, "Newton and its convergence test").
 ///
-///     converged when  max_i |δu_i| / s_i ≤ tol   after a full Newton correction δu,
+/// Corrections are measured as d_k = max_i |δu_i| / s_i, with s_i the scale of unknown i: the
+/// model's length scale L for displacements and relative coordinates [m], 1 rad for rotations;
+/// multipliers are left out (newton.cpp says why). After correction k a step is accepted when
 ///
-/// with s_i the scale of unknown i: the model's length scale L for displacements [m], 1 rad for
-/// rotations; multipliers are left out (newton.cpp says why). Newton converges quadratically, so a correction of
-/// tol·L leaves an error of order (tol·L)²/L: the solution is at round-off when the test passes,
-/// even for stiff models (EA = 1e10 N) whose residual cannot fall below EA·1e-16 — a residual
-/// tolerance could never be met there. A residual that is exactly zero converges at once.
-/// PETSc options on the command line (after `--`) override every default set here.
+///   (a) k ≥ 2, the contraction θ_k = d_k / d_{k−1} is below 1 and θ_k/(1 − θ_k) d_k ≤ tol
+///       (the distance to the solution left by a contraction θ: a bound for fresh and for kept
+///       Jacobians alike), or
+///   (b) δu_k came from a Jacobian evaluated at the iterate it corrected (a full Newton step)
+///       and d_k ≤ tol: Newton converges quadratically, so an error of order (tol·L)²/L remains.
+///
+/// Either way the bound is verified within the step, on that step's own corrections; a residual
+/// that is exactly zero converges at once. A residual tolerance would not work for stiff models:
+/// with EA = 1e10 N the residual cannot fall below about EA·1e-16.
+///
+/// Jacobians: each iteration stamps the elements once, for the residual alone or for the residual
+/// and the Jacobian together. With `JacobianPolicy::Reuse` the factored Jacobian is kept across
+/// iterations and time elements (a chord, or simplified, Newton method) as long as it contracts
+/// well: a fresh one is evaluated and factored when the contraction of a kept one exceeds
+/// `kept_jacobian_contraction`, after `max_kept_iterations` corrections of a step without
+/// convergence, and whenever h, the scheme or the matrix changed. `Fresh` evaluates it at every
+/// iteration (static and equilibrium solves). PETSc options on the command line (after `--`)
+/// configure the linear solver (`-pc_factor_mat_solver_type`, `-mat_mumps_icntl_*`, ...).
 #include "assembly/tableau.hpp"
 
-#include <petscsnes.h>
+#include <petscksp.h>
 
-#include <exception>
 #include <string>
+#include <vector>
 
 namespace catena::solvers {
 
@@ -33,54 +48,105 @@ struct NewtonSettings {
   std::string linear_solver = "mumps";  ///< mumps | klu | umfpack | superlu | petsc
 };
 
+/// The Jacobian a solver keeps across time elements, as run state: a checkpoint holds it, so that
+/// a continued run takes the iterations of the uninterrupted one (bit for bit).
+struct KeptJacobian {
+  bool valid = false;       ///< a factored Jacobian is kept
+  bool fell_short = false;  ///< the last step had to replace it: the next one starts afresh
+  double h = 0.0;           ///< the step it was evaluated for [s]
+  fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
+  int ranks = 1;               ///< the numbering it belongs to (another rank count: not used)
+  std::vector<double> values;  ///< Tableau::jacobian_values (rank 0; empty when not valid)
+};
+
+/// When a solve evaluates and factors a new Jacobian.
+enum class JacobianPolicy {
+  Fresh,  ///< at every iteration (full Newton)
+  Reuse,  ///< keep the last factored one while it contracts well (across time elements too)
+};
+
 struct NewtonReport {
   bool converged = false;
-  int iterations = 0;
-  std::string reason;         ///< SNES's converged/diverged reason, or the domain error
+  int iterations = 0;         ///< corrections applied
+  std::string reason;         ///< why it stopped: converged, diverged, a domain error, a failed solve
   double residual_norm = 0;   ///< 2-norm of the last residual
   double largest_residual = 0;
   std::string largest_owner;  ///< "node 'tip' force y"
   double last_correction = 0; ///< scaled inf-norm of the last correction
+  int kept_corrections = 0;   ///< corrections made with a Jacobian from an earlier iterate
 };
 
 /// Counters and times over the whole run (this rank), for summary.json.
 struct NewtonCounters {
-  long residual_evaluations = 0;
-  long jacobian_evaluations = 0;
+  long residual_evaluations = 0;  ///< element passes that produced a residual
+  long jacobian_evaluations = 0;  ///< element passes that produced a Jacobian (each then factored)
+  long linear_solves = 0;
   double assembly_seconds = 0.0;
 };
 
 class Newton {
  public:
+  /// A kept Jacobian whose corrections shrink by less than this factor per iteration is replaced:
+  /// from a predictor error of ~1e-6 L, contraction 0.1 reaches a tolerance of 1e-10 in five
+  /// corrections, which costs about as much as one fresh factorization and two corrections.
+  static constexpr double kept_jacobian_contraction = 0.1;
+  static constexpr int max_kept_iterations = 4;
+  /// Chord corrections are accepted only when they are themselves this far below the tolerance
+  /// (newton.cpp says why). With 1 the free-flying chain (stiff trusses turning 0.3 rad per step)
+  /// lost energy at 3.5e-8 of its kinetic energy; with 1e-2 it keeps it to 1e-10 like full Newton.
+  static constexpr double kept_correction_margin = 1e-2;
+
   Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings);
-  ~Newton();
   Newton(const Newton&) = delete;
   Newton& operator=(const Newton&) = delete;
 
   /// Solves f(u) = 0 for the time element `context`; `u` holds the predictor on entry.
-  NewtonReport solve(const fem::StepState& context, Vec u);
+  NewtonReport solve(const fem::StepState& context, Vec u, JacobianPolicy policy = JacobianPolicy::Fresh);
+  /// The kept Jacobian and what decides its reuse (collective: the values are gathered on rank 0).
+  [[nodiscard]] KeptJacobian kept_jacobian() const;
+  /// Takes over a kept Jacobian saved by `kept_jacobian` (collective; `state.values` on every
+  /// rank). One saved under another rank count is not used: the next solve starts afresh.
+  void restore_kept_jacobian(const KeptJacobian& state);
   /// Adds `shift` (one value per row; null: none) to the Jacobian's diagonal from now on. The
   /// residual, hence the solution, is unchanged: only the path to it (see
   /// TimeIntegrator::solve_equilibrium).
-  void set_jacobian_shift(Vec shift) { shift_ = shift; }
+  void set_jacobian_shift(Vec shift) {
+    shift_ = shift;
+    kept_ = false;
+  }
   [[nodiscard]] const NewtonCounters& counters() const { return counters_; }
 
  private:
-  static PetscErrorCode residual_callback(SNES, Vec x, Vec f, void* self);
-  static PetscErrorCode jacobian_callback(SNES, Vec x, Mat J, Mat P, void* self);
-  static PetscErrorCode convergence_callback(SNES, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
-                                             SNESConvergedReason* reason, void* self);
+  enum class Start {
+    FullNewton,     ///< a fresh Jacobian at every iteration
+    FreshJacobian,  ///< a fresh one first, then chord corrections while they contract well
+    KeptJacobian,   ///< chord corrections with the Jacobian kept from an earlier time element
+  };
+  /// The iterations of one start from the predictor in u.
+  NewtonReport iterate(const fem::StepState& context, Vec u, Start start);
+  /// Stamps the elements at u: the residual, and the Jacobian too when `with_jacobian`, which is
+  /// then factored. Throws fem::DomainError.
+  void evaluate(const fem::StepState& context, Vec u, bool with_jacobian);
+  /// δ = J⁻¹ f with the current factorization; false when the factorization failed.
+  bool solve_linear();
+  /// Fills the report's residual figures (norm, largest entry and its owner).
+  void describe_residual(NewtonReport& report);
+  /// Whether the tableau's matrix still holds the factored Jacobian of a step like `context`.
+  [[nodiscard]] bool kept_jacobian_fits(const fem::StepState& context) const;
 
   assembly::Tableau* tableau_;
   NewtonSettings settings_;
-  SNES snes_ = nullptr;
-  assembly::VecHandle residual_, inverse_scale_, scratch_;
-  fem::StepState context_;
+  assembly::Handle<KSP, KSPDestroy> ksp_;
+  assembly::VecHandle residual_, correction_, inverse_scale_, scratch_, predictor_;
   NewtonCounters counters_;
-  double last_correction_ = 0.0;
   Vec shift_ = nullptr;
-  std::exception_ptr failure_;      // a non-domain exception thrown inside a callback
-  std::string domain_message_;
+  bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
+  // The kept Jacobian: valid flag, the step it was evaluated for, the tableau's assembly count.
+  bool kept_ = false;
+  bool kept_fell_short_ = false;  ///< the last step had to replace its kept Jacobian
+  double kept_h_ = 0.0;
+  fem::TimeScheme kept_scheme_ = fem::TimeScheme::Midpoint;
+  long kept_assembly_ = 0;
 };
 
 }  // namespace catena::solvers

@@ -309,8 +309,10 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.newton_iterations = stats_.newton_iterations;
   st.residual_evaluations = carried_.residual_evaluations + newton_.counters().residual_evaluations;
   st.jacobian_evaluations = carried_.jacobian_evaluations + newton_.counters().jacobian_evaluations;
+  st.linear_solves = carried_.linear_solves + newton_.counters().linear_solves;
   st.numeric_factorizations = carried_.numeric_factorizations + (read_petsc_log().numeric - log_at_start_.numeric);
   st.max_energy_drift = stats_.max_energy_drift;
+  st.kept_jacobian = newton_.kept_jacobian();
   return st;
 }
 
@@ -343,7 +345,9 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   carried_ = IntegratorState{};
   carried_.residual_evaluations = st.residual_evaluations;
   carried_.jacobian_evaluations = st.jacobian_evaluations;
+  carried_.linear_solves = st.linear_solves;
   carried_.numeric_factorizations = st.numeric_factorizations;
+  newton_.restore_kept_jacobian(st.kept_jacobian);
 }
 
 RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
@@ -386,9 +390,14 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     stats_.newton = newton_.counters();
     stats_.newton.residual_evaluations += carried_.residual_evaluations;
     stats_.newton.jacobian_evaluations += carried_.jacobian_evaluations;
+    stats_.newton.linear_solves += carried_.linear_solves;
     stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
+  // Dynamic steps keep a factored Jacobian while it contracts well; static increments, which
+  // follow a load path with large changes of stiffness, use full Newton.
+  const JacobianPolicy jacobian_policy =
+      a.type == fem::AnalysisType::Dynamic ? JacobianPolicy::Reuse : JacobianPolicy::Fresh;
   for (long k = step + 1; k <= n_steps; ++k) {
     const double t_target = std::min(static_cast<double>(k) * a.dt, a.t_end);
     int iterations = 0;
@@ -397,7 +406,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       const double remaining = t_target - t;
       const double h = remaining - h_cur < 1e-6 * h_cur ? remaining : h_cur;
       predict(t, h, u);
-      const NewtonReport rep = newton_.solve(context(t, h), u);
+      const NewtonReport rep = newton_.solve(context(t, h), u, jacobian_policy);
       stats_.newton_iterations += rep.iterations;
       iterations += rep.iterations;
       if (!rep.converged) {
@@ -446,7 +455,10 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     // Checkpoints between steps (none after the last: the run is complete); also when stopping,
     // so that an interrupted run can be resumed.
     const bool checkpoint = a.checkpoint_every > 0 && k < n_steps && (k % a.checkpoint_every == 0 || stopping);
-    if (checkpoint && rank_ == 0) observer.on_checkpoint(snapshot(t, step, h_cur, successes));
+    if (checkpoint) {
+      const IntegratorState state = snapshot(t, step, h_cur, successes);  // collective
+      if (rank_ == 0) observer.on_checkpoint(state);
+    }
     if (rank_ == 0)
       observer.on_progress(Progress{t, t_start, a.t_end, step, iterations,
                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});

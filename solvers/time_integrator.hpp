@@ -74,8 +74,10 @@ struct IntegratorState {
   long newton_iterations = 0;
   long residual_evaluations = 0;
   long jacobian_evaluations = 0;
+  long linear_solves = 0;
   long numeric_factorizations = 0;
   double max_energy_drift = 0.0;
+  KeptJacobian kept_jacobian;  ///< Newton's Jacobian kept across steps (run state)
 };
 
 /// Counts and times of the sparse factorizations, from PETSc's event log.

@@ -499,6 +499,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   d.newton_iterations = 517;
   d.residual_evaluations = 640;
   d.jacobian_evaluations = 517;
+  d.linear_solves = 1034;
   d.symbolic_factorizations = 1;
   d.numeric_factorizations = 517;
   d.wall_seconds = 12.5;
@@ -515,7 +516,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
 
   const FlatJson json(read_text(file));
   const auto& v = json.values();
-  EXPECT_EQ(v.size(), 23U);
+  EXPECT_EQ(v.size(), 24U);
   EXPECT_EQ(v.at("model_name"), d.model_name);
   EXPECT_EQ(v.at("status"), "failed");
   EXPECT_EQ(v.at("message"), d.message);
@@ -528,6 +529,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   EXPECT_EQ(v.at("newton_iterations"), "517");
   EXPECT_EQ(v.at("residual_evaluations"), "640");
   EXPECT_EQ(v.at("jacobian_evaluations"), "517");
+  EXPECT_EQ(v.at("linear_solves"), "1034");
   EXPECT_EQ(v.at("symbolic_factorizations"), "1");
   EXPECT_EQ(v.at("numeric_factorizations"), "517");
   EXPECT_EQ(parse_double(v.at("wall_seconds")), 12.5);
@@ -546,7 +548,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   write_summary_json(file, d);
   const FlatJson again(read_text(file));
   EXPECT_EQ(again.values().at("status"), "completed");
-  EXPECT_EQ(again.values().size(), 21U);
+  EXPECT_EQ(again.values().size(), 22U);
 }
 
 TEST(SummaryWriter, RejectsExtraNameThatRepeatsAField) {
