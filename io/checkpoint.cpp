@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view magic = "catena-checkpoint";
-constexpr int format_version = 2;  // 2: linear solves among the counters, the kept Jacobian
+constexpr int format_version = 2;  // 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {
@@ -131,6 +131,8 @@ std::string checkpoint_text(const Checkpoint& c) {
     << " elements " << c.model.elements << '\n'
     << "t " << hex(s.t) << " step " << s.step << " h " << hex(s.h) << " successes " << s.successes << '\n'
     << "frames " << s.frames << " last_frame_step " << s.last_frame_step << " last_frame_t " << hex(s.last_frame_t)
+    << " vtk_frames " << s.vtk_frames << " last_vtk_frame_step " << s.last_vtk_frame_step << " last_vtk_frame_t "
+    << hex(s.last_vtk_frame_t)
     << " balance0 " << hex(s.balance0) << '\n'
     << "work " << hex(s.work.external_work) << ' ' << hex(s.work.dissipated) << '\n'
     << "counters " << s.steps << ' ' << s.equilibrium_increments << ' ' << s.cut_steps << ' ' << s.newton_iterations
@@ -209,6 +211,12 @@ Checkpoint read_checkpoint(const fs::path& file) {
   s.last_frame_step = r.integer("last_frame_step");
   r.keyword("last_frame_t");
   s.last_frame_t = r.real("last_frame_t");
+  r.keyword("vtk_frames");
+  s.vtk_frames = r.integer("vtk_frames");
+  r.keyword("last_vtk_frame_step");
+  s.last_vtk_frame_step = r.integer("last_vtk_frame_step");
+  r.keyword("last_vtk_frame_t");
+  s.last_vtk_frame_t = r.real("last_vtk_frame_t");
   r.keyword("balance0");
   s.balance0 = r.real("balance0");
   r.keyword("work");

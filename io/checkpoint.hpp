@@ -13,7 +13,8 @@
 ///   model <name>
 ///   fingerprint <16 hex digits> unknowns <n> nodes <n> elements <n>
 ///   t <x> step <k> h <x> successes <n>
-///   frames <n> last_frame_step <k> last_frame_t <x> balance0 <x>
+///   frames <n> last_frame_step <k> last_frame_t <x> vtk_frames <n> last_vtk_frame_step <k>
+///          last_vtk_frame_t <x> balance0 <x>         (rows and VTK frames of the output grids)
 ///   work <external_work> <dissipated>
 ///   counters <steps> <equilibrium_increments> <cut_steps> <newton_iterations> <residual_evaluations>
 ///            <jacobian_evaluations> <linear_solves> <numeric_factorizations> <max_energy_drift>

@@ -99,6 +99,7 @@ CsvWriter::CsvWriter(const fs::path& directory, const fem::Model& model, bool ap
 }
 
 void CsvWriter::on_frame(const solvers::Frame& frame) {
+  if (!frame.row) return;
   if (frame.states.size() != model_.nodes.size())
     throw std::invalid_argument("CSV output: frame at t = " + format_double(frame.t) + " has " +
                                 std::to_string(frame.states.size()) + " node states, the model " +

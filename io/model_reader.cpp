@@ -1414,10 +1414,17 @@ class ModelBuilder {
   void read_output() {
     const auto c = root_.find("output");
     if (!c) return;
-    c->expect_map("output options {checkpoint_every}");
+    c->expect_map("output options {vtk_every, dt, checkpoint_every}");
     c->check_keys(schema::output);
+    fem::AnalysisSettings& a = model_.analysis;
     if (const auto n = c->find("checkpoint_every"))
-      model_.analysis.checkpoint_every = read_integer(*n, parameters_, "steps between checkpoints", 0);
+      a.checkpoint_every = read_integer(*n, parameters_, "steps between checkpoints", 0);
+    if (const auto n = c->find("vtk_every")) a.vtk_every = read_integer(*n, parameters_, "steps between VTK frames", 1);
+    if (const auto dt = c->find("dt")) {
+      if (c->find("vtk_every"))
+        dt->fail("expected either vtk_every (VTK frames by steps) or dt (by time), not both; found both");
+      a.vtk_dt = read_number(*dt, parameters_, Quantity{"time between VTK frames", "s", Bound::Positive});
+    }
   }
 
   // ---- sensors ----

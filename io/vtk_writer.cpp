@@ -637,7 +637,9 @@ VtkWriter::~VtkWriter() = default;
 VtkWriter::VtkWriter(VtkWriter&&) noexcept = default;
 VtkWriter& VtkWriter::operator=(VtkWriter&&) noexcept = default;
 
-void VtkWriter::on_frame(const solvers::Frame& frame) { impl_->write(frame); }
+void VtkWriter::on_frame(const solvers::Frame& frame) {
+  if (frame.vtk) impl_->write(frame);
+}
 
 long VtkWriter::n_frames() const { return impl_->first_index + static_cast<long>(impl_->entries.size()); }
 

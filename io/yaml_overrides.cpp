@@ -118,6 +118,19 @@ void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
           source.note_override(created, assignment, /*created=*/true);
           return;
         }
+        // An optional section the file leaves out (`output`), created for a key it knows:
+        // `--set output.vtk_every=100`.
+        const std::string section = context.empty() ? segment : context + "." + segment;
+        if (!last && std::find(known.begin(), known.end(), segment) != known.end()) {
+          const auto inner = schema::known_keys(section);
+          if (std::find(inner.begin(), inner.end(), segments[i + 1]) != inner.end()) {
+            current[segment] = YAML::Node(YAML::NodeType::Map);
+            current.reset(current[segment]);
+            context = section;
+            walked += (walked.empty() ? "" : ".") + segment;
+            continue;
+          }
+        }
         std::vector<std::string> candidates(known.begin(), known.end());
         for (auto it = current.begin(); it != current.end(); ++it)
           if (it->first.IsScalar() &&

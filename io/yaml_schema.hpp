@@ -13,8 +13,8 @@ inline constexpr std::array<std::string_view, 19> top_level{
     "name",  "parameters", "nodes",      "initial_velocity", "supports", "masses",  "trusses", "beams",
     "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar", "joints",
     "chains", "sets", "output"};
-/// Output options besides the analysis' output_every: checkpoints of long runs.
-inline constexpr std::array<std::string_view, 1> output{"checkpoint_every"};
+/// Output options besides the analysis' output_every: VTK frame cadence, checkpoints of long runs.
+inline constexpr std::array<std::string_view, 3> output{"checkpoint_every", "vtk_every", "dt"};
 /// A `repeat` block, an item of any list section: `- repeat: {index, from, to, step}` with `items`.
 inline constexpr std::array<std::string_view, 2> repeat_item{"repeat", "items"};
 inline constexpr std::array<std::string_view, 4> repeat{"index", "from", "to", "step"};

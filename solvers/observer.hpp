@@ -19,13 +19,16 @@ struct EnergyRecord {
   }
 };
 
-/// A committed instant: written at t = 0 and every `output_every` nominal steps, and at the end.
+/// A committed instant: at t = 0, every `output_every` nominal steps (rows), every `vtk_every`
+/// steps or `vtk_dt` seconds (VTK frames), and at the end. Observers write what it is due for.
 struct Frame {
   double t = 0.0;
   long step = 0;  ///< number of nominal steps completed
   const fem::Model* model = nullptr;
   std::span<const fem::NodeState> states;  ///< every node, global frame, SI
   EnergyRecord energy;
+  bool row = true;  ///< a row of energy.csv and sensors.csv is due
+  bool vtk = true;  ///< a VTK frame is due
 };
 
 /// Progress of a long run, after every nominal step.

@@ -296,6 +296,9 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.frames = frames_;
   st.last_frame_step = last_frame_step_;
   st.last_frame_t = last_frame_t_;
+  st.vtk_frames = vtk_frames_;
+  st.last_vtk_frame_step = last_vtk_frame_step_;
+  st.last_vtk_frame_t = last_vtk_frame_t_;
   st.balance0 = balance0_;
   st.states = states_;
   st.work = work_;
@@ -336,6 +339,9 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   frames_ = st.frames;
   last_frame_step_ = st.last_frame_step;
   last_frame_t_ = st.last_frame_t;
+  vtk_frames_ = st.vtk_frames;
+  last_vtk_frame_step_ = st.last_vtk_frame_step;
+  last_vtk_frame_t_ = st.last_vtk_frame_t;
   balance0_ = st.balance0;
   stats_.steps = st.steps;
   stats_.equilibrium_increments = st.equilibrium_increments;
@@ -363,7 +369,17 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   long step = 0;
   // Frames go to every rank (each keeps all node states), so that under MPI each rank can write
   // its piece of the VTK output; progress and checkpoints go to rank 0 only.
-  auto emit = [&](long frame_step, const EnergyRecord& e) { observer.on_frame(Frame{t, frame_step, model_, states_, e}); };
+  auto emit = [&](long frame_step, const EnergyRecord& e, bool row, bool vtk) {
+    observer.on_frame(Frame{t, frame_step, model_, states_, e, row, vtk});
+  };
+  // VTK frames by steps (output.vtk_every, else analysis.output_every) or by time (output.dt:
+  // the first nominal step that reaches each multiple of it).
+  const long vtk_every = a.vtk_every > 0 ? a.vtk_every : a.output_every;
+  auto vtk_due = [&](long k) {
+    if (a.vtk_dt <= 0.0) return k % vtk_every == 0;
+    const auto interval = [&](long j) { return std::floor(std::min(static_cast<double>(j) * a.dt, a.t_end) / a.vtk_dt + 1e-9); };
+    return interval(k) > interval(k - 1);
+  };
   if (resume) {
     // Continue between two nominal steps exactly where the checkpoint left off: same state, same
     // step size control, same counters. Its frame is already written.
@@ -377,10 +393,13 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) solve_equilibrium(u, 0.0, 1.0);
     const EnergyRecord e0 = energy(0.0);
     balance0_ = e0.balance();
-    emit(0, e0);
+    emit(0, e0, true, true);
     frames_ = 1;
     last_frame_step_ = 0;
     last_frame_t_ = 0.0;
+    vtk_frames_ = 1;
+    last_vtk_frame_step_ = 0;
+    last_vtk_frame_t_ = 0.0;
   }
   const double t_start = t;
   // The finishing figures: this process's counts plus those of the run it continues.
@@ -421,7 +440,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
             msg += format(", |R| = %.3g; largest entry %.3g in ", rep.residual_norm, rep.largest_residual) +
                    rep.largest_owner;
           msg += format("; step cut down to %.3g s < dt_min = %.3g s", h, dt_min);
-          if (last_frame_step_ != step) emit(step, energy(t));
+          if (last_frame_step_ != step || last_vtk_frame_step_ != step)
+            emit(step, energy(t), last_frame_step_ != step, last_vtk_frame_step_ != step);
           finish_statistics();
           throw SolverFailure(msg, t);
         }
@@ -445,12 +465,18 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     int stop_local = (stop && stop->load()) ? 1 : 0, stop_any = 0;
     MPI_Allreduce(&stop_local, &stop_any, 1, MPI_INT, MPI_MAX, tableau_->comm());
     const bool stopping = stop_any != 0;
-    const bool on_grid = k % a.output_every == 0 || k == n_steps;
-    if (on_grid || stopping) emit(step, e);
-    if (on_grid) {
+    const bool row_due = k % a.output_every == 0 || k == n_steps;
+    const bool frame_due = vtk_due(k) || k == n_steps;
+    if (row_due || frame_due || stopping) emit(step, e, row_due || stopping, frame_due || stopping);
+    if (row_due) {
       ++frames_;
       last_frame_step_ = step;
       last_frame_t_ = t;
+    }
+    if (frame_due) {
+      ++vtk_frames_;
+      last_vtk_frame_step_ = step;
+      last_vtk_frame_t_ = t;
     }
     // Checkpoints between steps (none after the last: the run is complete); also when stopping,
     // so that an interrupted run can be resumed.

@@ -55,11 +55,14 @@ struct IntegratorState {
   long step = 0;        ///< nominal steps completed
   double h = 0.0;       ///< step size control: the current (possibly cut) step [s]
   int successes = 0;    ///< step size control: converged sub-steps since the last cut or doubling
-  /// Frames an uninterrupted run has written up to here (t = 0, the output grid; not the extra
-  /// frame of an interruption), the step and time of the last of them.
+  /// CSV rows an uninterrupted run has written up to here (t = 0, the output grid; not the extra
+  /// row of an interruption), the step and time of the last of them; the same for VTK frames.
   long frames = 0;
   long last_frame_step = 0;
   double last_frame_t = 0.0;
+  long vtk_frames = 0;
+  long last_vtk_frame_step = 0;
+  double last_vtk_frame_t = 0.0;
   double balance0 = 0.0;  ///< energy balance at t = 0, the reference of max_energy_drift
   std::vector<fem::NodeState> states;
   fem::StepWork work;  ///< accumulated from t = 0
@@ -151,10 +154,14 @@ class TimeIntegrator {
   RunStatistics stats_;
   /// Counters of the run a resumed one continues (added to this process's PETSc and Newton ones).
   IntegratorState carried_;
-  /// Frames of the output grid written so far (IntegratorState::frames), the last one's step and t.
+  /// Rows and VTK frames of the output grids written so far (IntegratorState::frames,
+  /// vtk_frames), the last one's step and t.
   long frames_ = 0;
   long last_frame_step_ = 0;
   double last_frame_t_ = 0.0;
+  long vtk_frames_ = 0;
+  long last_vtk_frame_step_ = 0;
+  double last_vtk_frame_t_ = 0.0;
   double balance0_ = 0.0;
   LinearAlgebraLog log_at_start_;
   int rank_ = 0;

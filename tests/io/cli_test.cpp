@@ -40,6 +40,59 @@ TEST(Cli, RunWritesEveryOutputFile) {
   EXPECT_NE(s.str().find("\"symbolic_factorizations\": 1"), std::string::npos) << s.str();
 }
 
+/// Lines of a text file.
+std::size_t count_lines(const fs::path& file) {
+  std::ifstream in(file);
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) ++n;
+  return n;
+}
+
+/// The timestep attributes of results.pvd, in order.
+std::vector<double> pvd_times(const fs::path& pvd) {
+  std::ifstream in(pvd);
+  std::stringstream s;
+  s << in.rdbuf();
+  const std::string text = s.str();
+  std::vector<double> times;
+  for (std::size_t at = text.find("timestep=\""); at != std::string::npos; at = text.find("timestep=\"", at + 1))
+    times.push_back(std::strtod(text.c_str() + at + 10, nullptr));
+  return times;
+}
+
+TEST(Cli, RowsEveryStepAndVtkFramesByStepsOrByTime) {
+  // 1.05 s at dt = 0.1 s: 11 steps, the last one short. Rows every step (and t = 0).
+  const std::string model = source("cases/bathe-pendulum/model.yaml");
+  const std::string common = " --set analysis.t_end=1.05 --quiet";
+  const fs::path by_steps = fresh_dir("vtk_every"), by_time = fresh_dir("vtk_dt"), both = fresh_dir("vtk_both");
+  ASSERT_EQ(run("run " + model + " --out " + by_steps.string() + common + " --set output.vtk_every=4").code, 0);
+  EXPECT_EQ(count_lines(by_steps / "energy.csv"), 1U + 12U);
+  EXPECT_EQ(count_lines(by_steps / "sensors.csv"), 1U + 12U);
+  // t = 0, steps 4 and 8, and the end.
+  const std::vector<double> steps = pvd_times(by_steps / "results.pvd");
+  ASSERT_EQ(steps.size(), 4U);
+  EXPECT_DOUBLE_EQ(steps[1], 0.4);
+  EXPECT_DOUBLE_EQ(steps[2], 0.8);
+  EXPECT_DOUBLE_EQ(steps[3], 1.05);
+  EXPECT_TRUE(fs::exists(by_steps / "results_00003.vtu"));
+  EXPECT_FALSE(fs::exists(by_steps / "results_00004.vtu"));
+
+  // By time: the first step reaching each multiple of 0.25 s (0.3, 0.5, 0.8, 1.0), and the end.
+  ASSERT_EQ(run("run " + model + " --out " + by_time.string() + common + " --set output.dt=0.25").code, 0);
+  EXPECT_EQ(count_lines(by_time / "energy.csv"), 1U + 12U);
+  const std::vector<double> times = pvd_times(by_time / "results.pvd");
+  const std::vector<double> expected{0.0, 0.3, 0.5, 0.8, 1.0, 1.05};
+  ASSERT_EQ(times.size(), expected.size());
+  for (std::size_t k = 0; k < times.size(); ++k) EXPECT_NEAR(times[k], expected[k], 1e-12) << k;
+
+  // Either cadence, not both; the message names the key.
+  const Result r = run("run " + model + " --out " + both.string() + common +
+                       " --set output.dt=0.25 --set output.vtk_every=2");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("output.dt"), std::string::npos) << r.output;
+  for (const fs::path& d : {by_steps, by_time, both}) fs::remove_all(d);
+}
+
 TEST(Cli, BadInputExitsTwoAndKeepsEarlierResults) {
   const fs::path out = fresh_dir("bad");
   ASSERT_EQ(run("run " + source("cases/bathe-pendulum/model.yaml") + " --out " + out.string() +

@@ -209,7 +209,7 @@ void check_restart_equivalence(const std::string& name, const std::string& model
   expect_same_results(full, fresh, continuation);
   EXPECT_EQ(read_pvd(fresh / "results.pvd").front().second, "results_" + [&] {
     char index[8];
-    std::snprintf(index, sizeof index, "%05ld", c.state.frames);
+    std::snprintf(index, sizeof index, "%05ld", c.state.vtk_frames);
     return std::string(index);
   }() + ".vtu");
 }
@@ -217,9 +217,11 @@ void check_restart_equivalence(const std::string& name, const std::string& model
 TEST(Restart, RigidBodiesAndJointsContinueAsAnUninterruptedRun) {
   // Two rigid bodies with offset centres (history: their centre velocities) on revolute joints
   // (history: relative coordinates, multipliers and their rate), with dampers; 200 steps,
-  // a checkpoint every 40, continued from step 120.
+  // a checkpoint every 40, continued from step 120; rows every 5 steps, VTK frames every 15.
   check_restart_equivalence("bipendulum", "cases/bipendulum-damped/model.yaml",
-                            {"--set", "analysis.t_end=1", "--output-every", "5", "--checkpoint-every", "40"}, 120);
+                            {"--set", "analysis.t_end=1", "--output-every", "5", "--checkpoint-every", "40", "--set",
+                             "output.vtk_every=15"},
+                            120);
 }
 
 TEST(Restart, BeamsContinueAsAnUninterruptedRun) {
@@ -308,6 +310,9 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   c.state.frames = 4;
   c.state.last_frame_step = 6;
   c.state.last_frame_t = 0.3 - 1e-17;
+  c.state.vtk_frames = 2;
+  c.state.last_vtk_frame_step = 5;
+  c.state.last_vtk_frame_t = 0.25;
   c.state.balance0 = -1e-300;
   c.state.states.resize(2);
   c.state.states[1].position = fem::Vec3(1e-310, -0.0, 3.0 / 7.0);
@@ -316,6 +321,7 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   c.state.work = {1.0 / 9.0, 2.0 / 9.0};
   c.state.element_history = {{1.0, std::acos(-1.0), -std::exp(1.0)}};
   c.state.max_energy_drift = 1e-15 / 7.0;
+  c.state.kept_jacobian = {true, false, 1e-3, fem::TimeScheme::Midpoint, 1, {1.0 / 3.0, -0.0, 5e-324, 1e300, 2, 3, 4, 5, 6}};
   const fs::path dir = fresh_dir("roundtrip");
   fs::create_directories(dir);
   write_checkpoint(dir / "c.ckpt", c);
@@ -331,6 +337,11 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   EXPECT_EQ(r.state.states[1].angular_velocity, c.state.states[1].angular_velocity);
   EXPECT_EQ(r.state.element_history, c.state.element_history);
   EXPECT_EQ(r.state.work.dissipated, c.state.work.dissipated);
+  EXPECT_EQ(r.state.vtk_frames, 2);
+  EXPECT_EQ(r.state.last_vtk_frame_t, 0.25);
+  EXPECT_TRUE(r.state.kept_jacobian.valid);
+  EXPECT_EQ(r.state.kept_jacobian.h, 1e-3);
+  EXPECT_EQ(r.state.kept_jacobian.values, c.state.kept_jacobian.values);
   EXPECT_NO_THROW(check_same_model(r, c.model, dir / "c.ckpt"));
   ModelFingerprint other = c.model;
   other.hash ^= 1;
