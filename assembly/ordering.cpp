@@ -37,6 +37,17 @@ BlockGraph block_graph(const fem::UnknownRegistry& registry) {
   return g;
 }
 
+PatternSize pattern_size(const BlockGraph& graph) {
+  PatternSize size;
+  for (std::size_t v = 0; v < graph.weight.size(); ++v) {
+    long columns = graph.weight[v];
+    for (const std::int32_t n : graph.neighbours[v]) columns += graph.weight[static_cast<std::size_t>(n)];
+    size.unknowns += graph.weight[v];
+    size.nonzeros += graph.weight[v] * columns;
+  }
+  return size;
+}
+
 namespace {
 
 void check_metis(int status, const char* call) {

@@ -19,6 +19,15 @@ struct BlockGraph {
 
 BlockGraph block_graph(const fem::UnknownRegistry& registry);
 
+/// The size of the Newton system the graph implies: its unknowns (the free components) and the
+/// non-zeros of the Jacobian's pattern (each row couples with the free components of its own
+/// block and of the block's neighbours). No PETSc call: `catena check` counts without MPI.
+struct PatternSize {
+  long unknowns = 0;
+  long nonzeros = 0;
+};
+PatternSize pattern_size(const BlockGraph& graph);
+
 struct BlockOrdering {
   std::vector<fem::BlockId> order;  ///< blocks in numbering order (rank 0's first, then rank 1's...)
   std::vector<int> part;            ///< per block: owning rank (fully fixed blocks: 0)

@@ -67,21 +67,29 @@ inline BodyStart body_start(const fem::NodeState& n, double h, double m, const f
   return b;
 }
 
-/// Stamps the body's residual and exact Jacobian on a node's displacement and rotation blocks.
+/// The residual of the body for the scheme of `s` at the unknowns x (double or dual numbers).
+template <class T>
+Eigen::Matrix<T, 6, 1> body_residual(const fem::StepState& s, const Eigen::Matrix<T, 6, 1>& x, const BodyStart& b) {
+  if (s.scheme != fem::TimeScheme::Static) return dynamic_residual(x, b);
+  BodyStart loaded = b;
+  loaded.weight *= s.load_factor;
+  return static_residual(x, loaded);
+}
+
+/// Stamps the body's residual and exact Jacobian on a node's displacement and rotation blocks
+/// (the residual alone, without dual numbers, when no Jacobian is wanted).
 inline void stamp_body(const fem::StepState& s, fem::NodeId node, const BodyStart& b, fem::ResidualSink& r,
                        fem::JacobianSink& j) {
   const fem::Node& n = s.nodes[static_cast<std::size_t>(node.index)];
   Eigen::Matrix<double, 6, 1> u;
   u << s.increment(node), s.rotation_increment(node);
-  const auto x = ad::variables<6>(u);
-  Eigen::Matrix<ad::Dual<6>, 6, 1> res;
-  if (s.scheme == fem::TimeScheme::Static) {
-    BodyStart loaded = b;
-    loaded.weight *= s.load_factor;
-    res = static_residual(x, loaded);
-  } else {
-    res = dynamic_residual(x, b);
+  if (!j.wanted()) {
+    const Eigen::Matrix<double, 6, 1> v = body_residual(s, u, b);
+    r.add<3>(n.displacement, fem::Vec3(v.head<3>()));
+    r.add<3>(n.rotation, fem::Vec3(v.tail<3>()));
+    return;
   }
+  const Eigen::Matrix<ad::Dual<6>, 6, 1> res = body_residual(s, ad::variables<6>(u), b);
   const Eigen::Matrix<double, 6, 1> v = ad::values(res);
   const Eigen::Matrix<double, 6, 6> J = ad::jacobian(res);
   r.add<3>(n.displacement, fem::Vec3(v.head<3>()));

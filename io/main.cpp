@@ -106,11 +106,12 @@ int main(int argc, char** argv) {
   }
   options.quiet = vm.count("quiet") > 0;
 
+  // Only `run` solves: `check` and `info` start neither MPI nor PETSc.
+  if (command == "check") return catena::io::check_command(options);
+  if (command == "info") return catena::io::info_command();
   int petsc_argc = static_cast<int>(petsc_argv.size());
   petsc_argv.push_back(nullptr);
   char** petsc_args = petsc_argv.data();
   const catena::assembly::PetscSession petsc(petsc_argc, petsc_args);
-  if (command == "run") return catena::io::run_command(options);
-  if (command == "check") return catena::io::check_command(options);
-  return catena::io::info_command();
+  return catena::io::run_command(options);
 }
