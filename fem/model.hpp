@@ -53,8 +53,8 @@ struct AnalysisSettings {
   /// Newton stops when the largest scaled correction max_i |δu_i| / s_i is below this
   /// (s_i: length scale for displacements, see docs/architecture.md "Convergence").
   double newton_tolerance = 1e-10;
-  /// Sparse direct solver for the Newton systems: mumps | klu | umfpack | superlu | petsc.
-  std::string linear_solver = "mumps";
+  /// Sparse direct solver for the Newton systems: auto | mumps | klu | umfpack | superlu | petsc.
+  std::string linear_solver = "auto";
   /// Dynamic analyses: start from the static equilibrium under the loads and weights at t = 0
   /// (reached by raising them from 0 in adaptive increments) instead of the given positions;
   /// the given velocities are kept.

@@ -58,7 +58,7 @@ constexpr std::array<std::string_view, 6> dof_names{"x", "y", "z", "rx", "ry", "
 constexpr std::array<std::string_view, 7> dof_choices{"x", "y", "z", "rx", "ry", "rz", "all"};
 constexpr std::array<std::string_view, 2> integrators{"midpoint", "newmark"};
 constexpr std::array<std::string_view, 4> analysis_types{"dynamic", "static", "eigen", "buckling"};
-constexpr std::array<std::string_view, 5> linear_solvers{"mumps", "klu", "umfpack", "superlu", "petsc"};
+constexpr std::array<std::string_view, 6> linear_solvers{"auto", "mumps", "klu", "umfpack", "superlu", "petsc"};
 /// In the order of fem::SensorQuantity.
 constexpr std::array<std::string_view, 6> sensor_quantities{"position", "displacement",  "velocity",
                                                             "rotation", "orientation", "angular_velocity"};

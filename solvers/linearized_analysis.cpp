@@ -38,13 +38,13 @@ void add_node_inertia(fem::Model& model) {
 }
 
 /// Shift-and-invert with a sparse LU of the model's linear solver.
-void configure_shift_invert(ST st, const std::string& linear_solver, MPI_Comm comm) {
+void configure_shift_invert(ST st, const std::string& linear_solver, const assembly::Tableau& t) {
   int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_size(t.comm(), &ranks);
   check(STSetType(st, STSINVERT), "STSetType");
   KSP ksp = nullptr;
   check(STGetKSP(st, &ksp), "STGetKSP");
-  configure_direct_solve(ksp, solver_package(linear_solver, ranks));
+  configure_direct_solve(ksp, solver_package(linear_solver, ranks, t.n_global()));
 }
 
 using Pair = LinearizedAnalysis::Pair;
@@ -62,7 +62,7 @@ std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, dou
   check(EPSSetTolerances(eps, 1e-12, 500), "EPSSetTolerances");
   ST st = nullptr;
   check(EPSGetST(eps, &st), "EPSGetST");
-  configure_shift_invert(st, linear_solver, t.comm());
+  configure_shift_invert(st, linear_solver, t);
   check(EPSSetFromOptions(eps), "EPSSetFromOptions");  // -eps_... options after `--`
   check(EPSSolve(eps), "EPSSolve");
   PetscInt n = 0;
@@ -237,7 +237,7 @@ void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, doubl
   check(PEPSetTolerances(pep, 1e-12, 500), "PEPSetTolerances");
   ST st = nullptr;
   check(PEPGetST(pep, &st), "PEPGetST");
-  configure_shift_invert(st, model_->analysis.linear_solver, tableau_->comm());
+  configure_shift_invert(st, model_->analysis.linear_solver, *tableau_);
   check(PEPSetFromOptions(pep), "PEPSetFromOptions");
   check(PEPSolve(pep), "PEPSolve");
   PetscInt n = 0;

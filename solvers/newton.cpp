@@ -9,13 +9,19 @@ namespace catena::solvers {
 
 using assembly::check;
 
-const char* solver_package(const std::string& name, int ranks) {
+const char* solver_package(const std::string& name, int ranks, long unknowns) {
+  // MUMPS has a fixed cost per call (about 0.08 ms per solve and 0.3 ms per factorization at a
+  // few hundred unknowns, bench/README.md); KLU's solves cost a seventh of that, but its fill grows
+  // fast on tableaux with multiplier rows (falling chains: equal at 540 unknowns, 14 times
+  // MUMPS's factorization at 1 800). So KLU serves small serial systems only.
+  constexpr long klu_below = 500;
+  if (name == "auto") return ranks == 1 && unknowns < klu_below ? MATSOLVERKLU : MATSOLVERMUMPS;
   static const std::map<std::string, const char*> packages{{"mumps", MATSOLVERMUMPS},     {"klu", MATSOLVERKLU},
                                                            {"umfpack", MATSOLVERUMFPACK}, {"superlu", MATSOLVERSUPERLU},
                                                            {"petsc", MATSOLVERPETSC}};
   const auto it = packages.find(name);
   if (it == packages.end())
-    throw std::invalid_argument("linear solver '" + name + "' unknown (mumps, klu, umfpack, superlu, petsc)");
+    throw std::invalid_argument("linear solver '" + name + "' unknown (auto, mumps, klu, umfpack, superlu, petsc)");
   if (ranks > 1 && name != "mumps")
     throw std::invalid_argument("linear solver '" + name + "' is serial; use mumps with MPI");
   return it->second;
@@ -53,7 +59,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     : tableau_(&tableau), settings_(settings) {
   int ranks = 1;
   MPI_Comm_size(tableau.comm(), &ranks);
-  const char* package = solver_package(settings.linear_solver, ranks);
+  const char* package = solver_package(settings.linear_solver, ranks, tableau.n_global());
   residual_ = tableau.create_vector();
   correction_ = tableau.create_vector();
   inverse_scale_ = tableau.create_vector();

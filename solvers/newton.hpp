@@ -1,7 +1,7 @@
 #pragma once
 /// Newton iteration over one time element: analytic Jacobian from the tableau, a pivoting sparse
-/// direct solve (MUMPS by default, KSPPREONLY + PCLU), and an error estimate checked within
-/// every step (docs/architecture.md, "Newton and its convergence test").
+/// direct solve (KSPPREONLY + PCLU; by default KLU or MUMPS by size), and an error estimate
+/// checked within every step (docs/architecture.md, "Newton and its convergence test").
 ///
 /// Corrections are measured as d_k = max_i |δu_i| / s_i, with s_i the scale of unknown i: the
 /// model's length scale L for displacements and relative coordinates [m], 1 rad for rotations;
@@ -34,9 +34,10 @@
 
 namespace catena::solvers {
 
-/// PETSc's name of a sparse direct solver (mumps | klu | umfpack | superlu | petsc); throws
-/// std::invalid_argument for an unknown one, or a serial one on several ranks.
-const char* solver_package(const std::string& name, int ranks);
+/// PETSc's name of a sparse direct solver (auto | mumps | klu | umfpack | superlu | petsc) for a
+/// system of `unknowns` on `ranks`; throws std::invalid_argument for an unknown one, or a serial
+/// one on several ranks. `auto` is KLU for small serial systems, MUMPS otherwise (newton.cpp).
+const char* solver_package(const std::string& name, int ranks, long unknowns);
 
 /// One sparse LU solve per application (KSPPREONLY + PCLU) with `package`, in the tableau's own
 /// (METIS) order.
@@ -45,7 +46,7 @@ void configure_direct_solve(KSP ksp, const char* package);
 struct NewtonSettings {
   int max_iterations = 25;
   double tolerance = 1e-10;
-  std::string linear_solver = "mumps";  ///< mumps | klu | umfpack | superlu | petsc
+  std::string linear_solver = "auto";  ///< auto | mumps | klu | umfpack | superlu | petsc
 };
 
 /// The Jacobian a solver keeps across time elements, as run state: a checkpoint holds it, so that

@@ -95,7 +95,7 @@ TEST(ModelReader, ReadsBathePendulum) {
   EXPECT_DOUBLE_EQ(model.analysis.dt, 0.1);
   EXPECT_DOUBLE_EQ(model.analysis.t_end, 41.33);
   EXPECT_EQ(model.analysis.output_every, 1);
-  EXPECT_EQ(model.analysis.linear_solver, "mumps");
+  EXPECT_EQ(model.analysis.linear_solver, "auto");
   ASSERT_EQ(model.sensors.size(), 2u);
   EXPECT_EQ(model.sensors[1].name, "tip_y");
   EXPECT_EQ(model.sensors[1].node, *model.find_node("bob"));
