@@ -246,9 +246,11 @@ Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const
 
 void Joint::declare(fem::UnknownRegistry& registry) {
   const std::string owner = "joint '" + name() + "'";
-  relative_ = registry.add_block(owner, "relative", fem::UnknownKind::RelativeCoordinate, 6);
   reaction_ = registry.add_block(owner, "reaction", fem::UnknownKind::Multiplier, 6);
-  std::vector<fem::BlockId> blocks{relative_, reaction_};
+  // A free component without a force law carries no force: its multiplier is not an unknown.
+  for (int k = 0; k < 6; ++k)
+    if (!has_multiplier(k)) registry.fix(reaction_, k);
+  std::vector<fem::BlockId> blocks{reaction_};
   for (int k = 0; k < 2; ++k)
     if (frames_[k].node) {
       blocks.push_back(displacement_[k]);
@@ -316,14 +318,13 @@ std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradie
 void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
   const Start st = start_of(s);
   const Vec12 u = step_unknowns(frames_, s);
-  const Vec6 e1 = s.values<6>(relative_);
   const Vec6 lambda = s.values<6>(reaction_);
   const bool is_static = s.scheme == fem::TimeScheme::Static;
   const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
   const std::array<bool, 2> loaded{carries_force(st.active, 0), carries_force(st.active, 1)};
 
-  // Kinematic rows E(q_{n+1}) − e_{n+1} and node rows −Gᵀλ, with their derivatives in u
-  // (automatic differentiation only when the Jacobian is wanted).
+  // E(q_{n+1}) and node rows −Gᵀλ, with their derivatives in u (automatic differentiation only
+  // when the Jacobian is wanted).
   Vec6 E1;
   Vec12 f;
   Eigen::Matrix<double, 6, 12> dE = Eigen::Matrix<double, 6, 12>::Zero(), Gv;
@@ -343,10 +344,45 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
     std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, loaded, is_static, length_scale_, symmetry);
     f = -(Gv.transpose() * lambda);
   }
-  const Vec6 kinematic = E1 - e1;
 
-  r.add<6>(relative_, kinematic);
-  j.add<6, 6>(relative_, relative_, Eigen::Matrix<double, 6, 6>(-Eigen::Matrix<double, 6, 6>::Identity()));
+  // Constitutive rows, one per component with a multiplier (the sinks skip the others), in the
+  // relative coordinates e_{n+1} = E(q_{n+1}) of the end of the step: c(E(q), λ) = 0 with
+  // derivatives dc/de dE and dc/dλ.
+  Vec6 c = Vec6::Zero(), dc_de = Vec6::Zero(), dc_dl = Vec6::Zero();
+  const double t1 = s.t_end();
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (!st.active) {
+      c[k] = lambda[k];
+      dc_dl[k] = 1.0;
+      continue;
+    }
+    switch (law.kind) {
+      case JointLawKind::Prescribed:
+        c[k] = E1[k] - law_value(law, t1);
+        dc_de[k] = 1.0;
+        break;
+      case JointLawKind::PrescribedRate:
+        c[k] = E1[k] - st.E0[k] - 0.5 * s.h * (law_value(law, s.t_n) + law_value(law, t1));
+        dc_de[k] = 1.0;
+        break;
+      case JointLawKind::Free:
+      case JointLawKind::Spring:
+        if (is_static) {
+          c[k] = lambda[k] + law.stiffness * (E1[k] - law.rest) - s.load_factor * law_value(law, t1);
+          dc_de[k] = law.stiffness;
+        } else {
+          c[k] = lambda[k] + law.stiffness * (0.5 * (st.E0[k] + E1[k]) - law.rest) +
+                 law.damping * (E1[k] - st.E0[k]) / s.h - 0.5 * (law_value(law, s.t_n) + law_value(law, t1));
+          dc_de[k] = 0.5 * law.stiffness + law.damping / s.h;
+        }
+        dc_dl[k] = 1.0;
+        break;
+    }
+  }
+  r.add<6>(reaction_, c);
+  j.add<6, 6>(reaction_, reaction_, Eigen::Matrix<double, 6, 6>(dc_dl.asDiagonal()));
+  const Eigen::Matrix<double, 6, 12> dc_du = dc_de.asDiagonal() * dE;
   for (int k = 0; k < 2; ++k) {
     if (!frames_[k].node) continue;
     const std::array<fem::BlockId, 2> rows{displacement_[k], rotation_[k]};
@@ -354,7 +390,7 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
       const int rp = 6 * k + 3 * p;
       r.add<3>(rows[p], Vec3(f.segment<3>(rp)));
       j.add<3, 6>(rows[p], reaction_, Eigen::Matrix<double, 3, 6>(-Gv.transpose().block<3, 6>(rp, 0)));
-      j.add<6, 3>(relative_, rows[p], Eigen::Matrix<double, 6, 3>(dE.block<6, 3>(0, rp)));
+      j.add<6, 3>(reaction_, rows[p], Eigen::Matrix<double, 6, 3>(dc_du.block<6, 3>(0, rp)));
       for (int l = 0; l < 2; ++l) {
         if (!frames_[l].node) continue;
         const std::array<fem::BlockId, 2> cols{displacement_[l], rotation_[l]};
@@ -362,59 +398,29 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
       }
     }
   }
-
-  // Constitutive rows, one per component.
-  Vec6 c = Vec6::Zero();
-  Eigen::Matrix<double, 6, 6> dc_de = Eigen::Matrix<double, 6, 6>::Zero();
-  Eigen::Matrix<double, 6, 6> dc_dl = Eigen::Matrix<double, 6, 6>::Zero();
-  const double t1 = s.t_end();
-  for (int k = 0; k < 6; ++k) {
-    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
-    if (!st.active) {
-      c[k] = lambda[k];
-      dc_dl(k, k) = 1.0;
-      continue;
-    }
-    switch (law.kind) {
-      case JointLawKind::Prescribed:
-        c[k] = e1[k] - law_value(law, t1);
-        dc_de(k, k) = 1.0;
-        break;
-      case JointLawKind::PrescribedRate:
-        c[k] = e1[k] - st.E0[k] - 0.5 * s.h * (law_value(law, s.t_n) + law_value(law, t1));
-        dc_de(k, k) = 1.0;
-        break;
-      case JointLawKind::Free:
-      case JointLawKind::Spring:
-        if (is_static) {
-          c[k] = lambda[k] + law.stiffness * (e1[k] - law.rest) - s.load_factor * law_value(law, t1);
-          dc_de(k, k) = law.stiffness;
-        } else {
-          c[k] = lambda[k] + law.stiffness * (0.5 * (st.E0[k] + e1[k]) - law.rest) + law.damping * (e1[k] - st.E0[k]) / s.h -
-                 0.5 * (law_value(law, s.t_n) + law_value(law, t1));
-          dc_de(k, k) = 0.5 * law.stiffness + law.damping / s.h;
-        }
-        dc_dl(k, k) = 1.0;
-        break;
-    }
-  }
-  r.add<6>(reaction_, c);
-  j.add<6, 6>(reaction_, relative_, dc_de);
-  j.add<6, 6>(reaction_, reaction_, dc_dl);
 }
 
 void Joint::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::JacobianSink& damping) const {
-  // The constitutive row λ + k (e − e_rest) + c ė − f = 0 of a free or sprung component.
+  // The constitutive row λ + k (e − e_rest) + c ė − f = 0 of a free or sprung component, with
+  // ė = B(q) q̇: c B on the node rates.
   if (!active_in_step(s)) return;
-  Eigen::Matrix<double, 6, 6> c = Eigen::Matrix<double, 6, 6>::Zero();
+  Vec6 c = Vec6::Zero();
   for (int k = 0; k < 6; ++k) {
     const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
-    if (law.kind == JointLawKind::Free || law.kind == JointLawKind::Spring) c(k, k) = law.damping;
+    if (law.kind == JointLawKind::Free || law.kind == JointLawKind::Spring) c[k] = law.damping;
   }
-  if (!c.isZero()) damping.add<6, 6>(reaction_, relative_, c);
+  if (c.isZero()) return;
+  const Start st = start_of(s);
+  const Configuration<double> q = two_frame::along_step(st.q, step_unknowns(frames_, s), Instant::End);
+  const Eigen::Matrix<double, 6, 12> cB = c.asDiagonal() * two_frame::value_and_gradient<6>(q, st.f).second;
+  for (int k = 0; k < 2; ++k) {
+    if (!frames_[k].node) continue;
+    damping.add<6, 3>(reaction_, displacement_[k], Eigen::Matrix<double, 6, 3>(cB.block<6, 3>(0, 6 * k)));
+    damping.add<6, 3>(reaction_, rotation_[k], Eigen::Matrix<double, 6, 3>(cB.block<6, 3>(0, 6 * k + 3)));
+  }
 }
 
-void Joint::release_out_of_plane(const Vec3& normal) {
+void Joint::release_out_of_plane(const Vec3& normal, fem::UnknownRegistry& registry) {
   const Vec3 n = axes0_.transpose() * normal.normalized();
   int k = 0;
   n.cwiseAbs().maxCoeff(&k);
@@ -428,6 +434,7 @@ void Joint::release_out_of_plane(const Vec3& normal) {
       throw std::invalid_argument("joint '" + name() + "': component " + std::to_string(c) +
                                   " leaves the plane of a planar model but has a law");
     law = JointLaw{};
+    registry.fix(reaction_, c);
   }
 }
 
@@ -446,6 +453,17 @@ Eigen::Matrix<double, 6, 1> Joint::relative_rates(std::span<const fem::NodeState
   return B * v;
 }
 
+bool Joint::has_multiplier(int component) const {
+  const JointLaw& law = def_.laws[static_cast<std::size_t>(component)];
+  return law.kind != JointLawKind::Free || law.function.has_value();
+}
+
+Vec6 Joint::end_coordinates(const fem::StepState& s) const {
+  const Start st = start_of(s);
+  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(frames_, s), Instant::End);
+  return st.f(end.xa, end.Ra, end.xb, end.Rb);
+}
+
 bool Joint::carries_force(bool active, int group) const {
   if (!active) return false;
   for (int k = 3 * group; k < 3 * group + 3; ++k) {
@@ -456,7 +474,7 @@ bool Joint::carries_force(bool active, int group) const {
 }
 
 void Joint::commit(const fem::StepState& s) {
-  const Vec6 e1 = s.values<6>(relative_);
+  const Vec6 e1 = end_coordinates(s);
   if (s.scheme != fem::TimeScheme::Static && s.h > 0.0) e_rate_ = (e1 - e_) / s.h;
   e_ = e1;
   lambda_ = s.values<6>(reaction_);
@@ -482,14 +500,7 @@ void Joint::restore_history(std::span<const double>& in) {
 }
 
 void Joint::predict(const fem::StepState& s, fem::PredictionSink& out) const {
-  Vec6 e = s.scheme == fem::TimeScheme::Static ? e_ : Vec6(e_ + s.h * e_rate_);
-  const bool active = active_in_step(s);
-  for (int k = 0; k < 6; ++k) {
-    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
-    if (active && law.kind == JointLawKind::Prescribed) e[k] = law_value(law, s.t_end());
-  }
-  out.set<6>(relative_, e);
-  out.set<6>(reaction_, active ? lambda_ : Vec6::Zero());
+  out.set<6>(reaction_, active_in_step(s) ? lambda_ : Vec6::Zero());
 }
 
 void Joint::add_energy(std::span<const fem::NodeState>, fem::StateEnergy& e) const {
@@ -503,7 +514,7 @@ void Joint::add_energy(std::span<const fem::NodeState>, fem::StateEnergy& e) con
 
 void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   if (s.scheme == fem::TimeScheme::Static || !active_in_step(s)) return;
-  const Vec6 e1 = s.values<6>(relative_);
+  const Vec6 e1 = end_coordinates(s);
   const Vec6 lambda = s.values<6>(reaction_);
   for (int k = 0; k < 6; ++k) {
     const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];

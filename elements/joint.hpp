@@ -6,9 +6,14 @@
 /// the ground (a fixed point and axes); frame B on a frame node b. Point and axes:
 /// p = x + R c, J = R Q.
 ///
-/// Unknowns owned: the relative coordinates e = (ε, ρ) at the end of the step (block
-/// "relative", 6) and the multipliers λ (block "reaction", 6), the generalized force and moment
-/// the joint applies to frame B (−λ to frame A), in the axes of frame A, averaged over the step.
+/// Unknowns owned: the multipliers λ (block "reaction", 6), the generalized force and moment the
+/// joint applies to frame B (−λ to frame A), in the axes of frame A, averaged over the step; a
+/// free component without a force law has none (its multiplier is zero: the component is fixed
+/// in the registry, so a spherical joint has 3 unknowns). The relative coordinates e = (ε, ρ)
+/// are evaluated from the frames, e_{n+1} = E(q_{n+1}), never solved for: the formulation's
+/// kinematic rows E(q_{n+1}) − e_{n+1} = 0 are eliminated with their unknowns, which leaves the
+/// same solution in q and λ (Borri, Franchi & Mantegazza keep e as unknowns; it buys nothing
+/// here and doubled the tableau of a chain). e is kept at every committed state (history).
 ///   ε = J_aᵀ (p_b − p_a)                         relative displacement, frame A axes
 ///   ρ = the coordinates of R_rel = J_aᵀ J_b: by default tracked incrementally,
 ///       ρ_{n+1} = ρ_n + log(R_rel,n+1 R_rel,nᵀ) (components in frame A's axes), so it never wraps
@@ -26,8 +31,8 @@
 ///                  step averages (joint.cpp); other rotations use the Gonzalez form of
 ///                  elements/two_frame_step.hpp. Rows whose multipliers are held at zero (free
 ///                  components without a law) are left out.
-///   kinematic rows E(q_{n+1}) − e_{n+1} = 0 (block "relative"): the joint holds at every step end.
-///   constitutive   one per component (block "reaction"), JointLaw:
+///   constitutive   one per component with a multiplier (block "reaction"), JointLaw, with
+///                  e_{n+1} = E(q_{n+1}):
 ///     Prescribed      e_{n+1} = g(t_{n+1})                 (ideal constraint: g = 0; a drive)
 ///     PrescribedRate  e_{n+1} = e_n + h ½(ė(t_n) + ė(t_{n+1}))   (a velocity drive)
 ///     Free / Spring   λ = −k (ē − e_rest) − c Δe/h + ½(f(t_n) + f(t_{n+1})),  ē = ½(e_n + e_{n+1})
@@ -112,16 +117,15 @@ class Joint final : public fem::Element {
   [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_coordinates(std::span<const fem::NodeState> states) const;
   [[nodiscard]] const Eigen::Matrix<double, 6, 1>& committed_coordinates() const { return e_; }
   [[nodiscard]] const Eigen::Matrix<double, 6, 1>& reactions() const { return lambda_; }
-  [[nodiscard]] fem::BlockId relative_block() const { return relative_; }
   [[nodiscard]] fem::BlockId reaction_block() const { return reaction_; }
   [[nodiscard]] const JointDefinition& definition() const { return def_; }
 
   /// Planar models (the nodes keep to planes normal to `normal`, global): frees the components
   /// the plane already keeps — the translation along the normal and the rotations about the two
   /// in-plane axes — whose constraint rows would otherwise repeat it and make the Newton matrix
-  /// singular. Throws std::invalid_argument when no joint axis lies along the normal, or when one
-  /// of those components is driven.
-  void release_out_of_plane(const Vec3& normal);
+  /// singular; their multipliers leave `registry`. Throws std::invalid_argument when no joint axis
+  /// lies along the normal, or when one of those components is driven.
+  void release_out_of_plane(const Vec3& normal, fem::UnknownRegistry& registry);
 
   /// Rates of the relative coordinates at the given state (node velocities and angular
   /// velocities): B(q) v.
@@ -141,12 +145,16 @@ class Joint final : public fem::Element {
   [[nodiscard]] Start start_of(const fem::StepState& s) const;
   /// Can the multipliers of a group (0: ε, 1: ρ) be nonzero in an (in)active step?
   [[nodiscard]] bool carries_force(bool active, int group) const;
+  /// Whether component k has a multiplier unknown (a law, a constraint or a force).
+  [[nodiscard]] bool has_multiplier(int component) const;
+  /// e_{n+1} = E(q_{n+1}) at the end of the time element `s`.
+  [[nodiscard]] Eigen::Matrix<double, 6, 1> end_coordinates(const fem::StepState& s) const;
 
   std::array<JointFrame, 2> frames_;
   JointDefinition def_;
   double length_scale_;
   std::array<fem::BlockId, 2> displacement_{}, rotation_{};
-  fem::BlockId relative_, reaction_;
+  fem::BlockId reaction_;
 
   // History: the committed relative coordinates, the last step's multipliers and rate of e.
   Eigen::Matrix<double, 6, 1> e_ = Eigen::Matrix<double, 6, 1>::Zero();

@@ -316,7 +316,7 @@ class ModelBuilder {
     }
     for (auto& [joint, cursor] : joints_) {
       try {
-        joint->release_out_of_plane(fem::Vec3::Unit(normal));
+        joint->release_out_of_plane(fem::Vec3::Unit(normal), model_.registry);
       } catch (const std::invalid_argument& e) {
         cursor.fail(e.what());
       }
