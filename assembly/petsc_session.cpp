@@ -5,6 +5,8 @@
 #include <slepcsys.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <string>
 
 namespace catena::assembly {
 
@@ -37,6 +39,17 @@ PetscSession::PetscSession(int& argc, char**& argv) {
     setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     setenv("OMPI_MCA_pml", "ob1", 0);
     setenv("OMPI_MCA_btl", "self,vader", 0);
+    // Isolated singletons all take job family 0, hence the same session directory under /tmp:
+    // one finishing removes it while another creates it (seen as an orte_init failure when runs
+    // start together, ctest -j2). Each process gets a directory of its own, removed at the end.
+    if (!std::getenv("OMPI_MCA_orte_tmpdir_base")) {
+      std::error_code ec;
+      std::string pattern = (std::filesystem::temp_directory_path(ec) / "catena-mpi-XXXXXX").string();
+      if (!ec && mkdtemp(pattern.data())) {
+        private_tmpdir_ = pattern;
+        setenv("OMPI_MCA_orte_tmpdir_base", pattern.c_str(), 1);
+      }
+    }
   }
   // SLEPc (eigen-analysis) initializes PETSc and registers its own solvers on top.
   check(SlepcInitialize(&argc, &argv, nullptr, nullptr), "SlepcInitialize");
@@ -44,7 +57,13 @@ PetscSession::PetscSession(int& argc, char**& argv) {
   check(PetscLogDefaultBegin(), "PetscLogDefaultBegin");
 }
 
-PetscSession::~PetscSession() { SlepcFinalize(); }
+PetscSession::~PetscSession() {
+  SlepcFinalize();
+  if (!private_tmpdir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(private_tmpdir_, ec);
+  }
+}
 
 int PetscSession::rank() {
   if (!session_running()) return launcher_value({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}, 0);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string_view>
 
 namespace catena::solvers {
 
@@ -35,6 +36,14 @@ void configure_direct_solve(KSP ksp, const char* package) {
   check(PCFactorSetMatSolverType(pc, package), "PCFactorSetMatSolverType");
   // The tableau is already ordered with METIS_NodeND: keep that order where the package allows.
   check(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL), "PCFactorSetMatOrderingType");
+  // The multiplier rows have zero diagonals, so MUMPS delays pivots beyond its estimate: at 9 000
+  // unknowns (a chain of 1 000 bars) the default 20 % of extra workspace ends in INFO(1) = -9.
+  // 100 % more unless the user says otherwise (-mat_mumps_icntl_14 after `--`).
+  if (std::string_view(package) == MATSOLVERMUMPS) {
+    PetscBool given = PETSC_FALSE;
+    check(PetscOptionsHasName(nullptr, nullptr, "-mat_mumps_icntl_14", &given), "PetscOptionsHasName");
+    if (!given) check(PetscOptionsSetValue(nullptr, "-mat_mumps_icntl_14", "100"), "PetscOptionsSetValue");
+  }
 }
 
 namespace {
@@ -147,6 +156,12 @@ bool Newton::solve_linear() {
   if (code == 0) check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
   if (code != 0 || reason < 0) {
     kept_ = false;  // a failed factorization is no Jacobian to keep
+    // A failed factorization can leave the package unusable (MUMPS answers every later call with
+    // an error): the next solve starts over from the symbolic analysis.
+    PC pc = nullptr;
+    check(KSPGetPC(ksp_, &pc), "KSPGetPC");
+    check(PCReset(pc), "PCReset");
+    check(KSPSetOperators(ksp_, tableau_->jacobian(), tableau_->jacobian()), "KSPSetOperators");
     return false;
   }
   return true;
