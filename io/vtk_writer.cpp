@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <chrono>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -170,10 +171,31 @@ struct VtkWriter::Impl {
   void create_cell_fields();
   vtkDoubleArray& cell_field(std::string_view name, int components);
   void write(const solvers::Frame& frame);
-  /// Writes `grid` to `file` through `file`.tmp and a rename; returns the error, empty if none.
+  /// Writes `grid` to `file`; returns the error, empty if none.
   std::string write_grid(const fs::path& file, double t);
   void write_parallel(double t, long index);
+
+  /// results.pvd lists `entries`. It is replaced (atomically) at most every `index_interval` of
+  /// wall time while frames come, and whenever `now` is set: when the writer ends, at a
+  /// checkpoint, at a restart. A small frame costs less than the rename of the index on this
+  /// machine kind (bathe-pendulum: 0.7 ms per frame with the index replaced every time, 0.4 ms
+  /// without); an index that lags by half a second is lost only with the process itself (kill -9),
+  /// and never its frames.
+  static constexpr std::chrono::milliseconds index_interval{500};
+  std::chrono::steady_clock::time_point index_written{};
+  bool index_pending = false;
+  void update_index(bool now);
 };
+
+void VtkWriter::Impl::update_index(bool now) {
+  if (rank != 0) return;
+  index_pending = true;
+  const auto time = std::chrono::steady_clock::now();
+  if (!now && time - index_written < index_interval) return;
+  replace_file_atomically(directory / index_file_name, pvd_text(entries));
+  index_written = time;
+  index_pending = false;
+}
 
 void VtkWriter::Impl::select_piece(std::span<const std::size_t> local_elements) {
   const std::size_t n_elements = model.elements.size(), n_nodes = model.nodes.size();
@@ -508,17 +530,20 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   const std::string name = frame_file_name(index);
   if (std::string error = write_grid(directory / name, frame.t); !error.empty()) throw std::runtime_error(error);
   entries.push_back({frame.t, name});
-  replace_file_atomically(directory / index_file_name, pvd_text(entries));
+  update_index(false);
 }
 
 std::string VtkWriter::Impl::write_grid(const fs::path& file, double t) {
-  fs::path tmp = file;
-  tmp += ".tmp";
-  writer->SetFileName(tmp.c_str());
-  if (writer->Write() != 1) return tmp.string() + ": VTK could not write the frame at t = " + format_double(t);
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) return file.string() + ": cannot rename " + tmp.filename().string() + " (" + ec.message() + ")";
+  // Into memory, then one write: VTK's file stream flushes after every array and piece header
+  // (a fifth of a small frame's cost in write system calls). No temporary name: the index lists
+  // a frame only once its file is complete, and a restart overwrites one it does not list.
+  writer->WriteToOutputStringOn();
+  if (writer->Write() != 1) return file.string() + ": VTK could not write the frame at t = " + format_double(t);
+  const std::string content = writer->GetOutputString();
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  if (!out) return file.string() + ": write failed (disk full?)";
   return {};
 }
 
@@ -561,7 +586,7 @@ void VtkWriter::Impl::write_parallel(double t, long index) {
         replace_file_atomically(directory / name, summary->GetOutputString());
       if (error.empty()) {
         entries.push_back({t, name});
-        replace_file_atomically(directory / index_file_name, pvd_text(entries));
+        update_index(false);
       }
     } catch (const std::exception& e) {
       error = e.what();
@@ -633,12 +658,27 @@ VtkWriter::VtkWriter(fs::path directory, const fem::Model& model, MPI_Comm comm,
         m.directory.string() + ": VTK output could not be set up on another rank");
 }
 
-VtkWriter::~VtkWriter() = default;
+VtkWriter::~VtkWriter() {
+  // The last frames' entries (a destructor must not throw: a failed write leaves the index as
+  // it was, listing complete frames only).
+  if (impl_ && impl_->index_pending) {
+    try {
+      impl_->update_index(true);
+    } catch (const std::exception&) {
+    }
+  }
+}
 VtkWriter::VtkWriter(VtkWriter&&) noexcept = default;
 VtkWriter& VtkWriter::operator=(VtkWriter&&) noexcept = default;
 
 void VtkWriter::on_frame(const solvers::Frame& frame) {
   if (frame.vtk) impl_->write(frame);
+}
+
+void VtkWriter::on_checkpoint(const solvers::IntegratorState&) { flush_index(); }
+
+void VtkWriter::flush_index() {
+  if (impl_->index_pending) impl_->update_index(true);
 }
 
 long VtkWriter::n_frames() const { return impl_->first_index + static_cast<long>(impl_->entries.size()); }

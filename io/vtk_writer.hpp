@@ -87,10 +87,14 @@ class VtkWriter final : public solvers::Observer {
   VtkWriter& operator=(VtkWriter&&) noexcept;
 
   /// Writes the next results_NNNNN.vtu (under MPI: this rank's piece, and on rank 0 the .pvtu),
-  /// then replaces results.pvd. Under MPI collective: every rank gets the same frame. Throws
+  /// then replaces results.pvd (at most twice a second while frames come; always at the end). Under MPI collective: every rank gets the same frame. Throws
   /// std::invalid_argument when `frame.states` does not hold one state per node,
   /// std::runtime_error when a file cannot be written (under MPI on every rank when any fails).
   void on_frame(const solvers::Frame& frame) override;
+  /// Brings results.pvd up to date (a checkpoint's frames are all listed).
+  void on_checkpoint(const solvers::IntegratorState& state) override;
+  /// Brings results.pvd up to date now (rank 0; the destructor does it too).
+  void flush_index();
 
   /// Restart (`catena run --restart`), before the first frame: continue after frame
   /// `frames − 1` of the run a checkpoint belongs to, whose time is `last_frame_t`. When the
