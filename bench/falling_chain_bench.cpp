@@ -1,8 +1,8 @@
 // The MBDyn comparison of ../shared/design/benchmarks.md: a horizontal chain of N rigid bars
 // (1 kg, 1 m, uniform slender bars, spherical joints between neighbours, the first bar pinned to
 // the ground at its free end), falling under g = 9.81 from rest, Δt = 1 ms, midpoint rule.
-// Per bar: a frame node at its centre with a rigid body, and one joint (6 relative coordinates,
-// 6 multipliers): 18 unknowns per bar.
+// Per bar: a frame node at its centre with a rigid body (6 unknowns), and one spherical joint
+// (3 multipliers): 9 unknowns per bar.
 // Usage: falling_chain_bench [N ...] [--steps S] [-- petsc options]
 // Example: build/release/bench/falling_chain_bench 15 100 1000 10000 --steps 50
 //          mpirun -n 2 build/release/bench/falling_chain_bench 10000 --steps 20
