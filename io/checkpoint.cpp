@@ -75,6 +75,15 @@ class Reader {
     if (ec != std::errc() || end != w.data() + w.size()) fail(std::string(what) + ": malformed integer '" + w + "'");
     return v;
   }
+  /// `key value`: the value after its keyword.
+  long keyed_integer(std::string_view key) {
+    keyword(key);
+    return integer(key);
+  }
+  double keyed_real(std::string_view key) {
+    keyword(key);
+    return real(key);
+  }
   std::string rest_of_line() {
     std::string line;
     std::getline(in_, line);
@@ -190,35 +199,21 @@ Checkpoint read_checkpoint(const fs::path& file) {
       ec != std::errc() || end != h.data() + h.size())
     r.fail("malformed fingerprint '" + h + "'");
   c.model.hash = hash;
-  r.keyword("unknowns");
-  c.model.unknowns = r.integer("unknowns");
-  r.keyword("nodes");
-  c.model.nodes = r.integer("nodes");
-  r.keyword("elements");
-  c.model.elements = r.integer("elements");
+  c.model.unknowns = r.keyed_integer("unknowns");
+  c.model.nodes = r.keyed_integer("nodes");
+  c.model.elements = r.keyed_integer("elements");
   if (c.model.nodes < 0 || c.model.elements < 0) r.fail("negative node or element count");
-  r.keyword("t");
-  s.t = r.real("t");
-  r.keyword("step");
-  s.step = r.integer("step");
-  r.keyword("h");
-  s.h = r.real("h");
-  r.keyword("successes");
-  s.successes = static_cast<int>(r.integer("successes"));
-  r.keyword("frames");
-  s.frames = r.integer("frames");
-  r.keyword("last_frame_step");
-  s.last_frame_step = r.integer("last_frame_step");
-  r.keyword("last_frame_t");
-  s.last_frame_t = r.real("last_frame_t");
-  r.keyword("vtk_frames");
-  s.vtk_frames = r.integer("vtk_frames");
-  r.keyword("last_vtk_frame_step");
-  s.last_vtk_frame_step = r.integer("last_vtk_frame_step");
-  r.keyword("last_vtk_frame_t");
-  s.last_vtk_frame_t = r.real("last_vtk_frame_t");
-  r.keyword("balance0");
-  s.balance0 = r.real("balance0");
+  s.t = r.keyed_real("t");
+  s.step = r.keyed_integer("step");
+  s.h = r.keyed_real("h");
+  s.successes = static_cast<int>(r.keyed_integer("successes"));
+  s.frames = r.keyed_integer("frames");
+  s.last_frame_step = r.keyed_integer("last_frame_step");
+  s.last_frame_t = r.keyed_real("last_frame_t");
+  s.vtk_frames = r.keyed_integer("vtk_frames");
+  s.last_vtk_frame_step = r.keyed_integer("last_vtk_frame_step");
+  s.last_vtk_frame_t = r.keyed_real("last_vtk_frame_t");
+  s.balance0 = r.keyed_real("balance0");
   r.keyword("work");
   s.work.external_work = r.real("external work");
   s.work.dissipated = r.real("dissipated energy");

@@ -124,33 +124,32 @@ def read_mbdyn_out(path):
     return times, iters
 
 
+def labelled_lines(path):
+    """(label, rest of the line) for each non-empty line of a .mov / .jnt file."""
+    with open(path) as f:
+        for line in f:
+            tok = line.split(None, 1)
+            if tok:
+                yield int(tok[0]), tok[1] if len(tok) > 1 else ""
+
+
 def read_mbdyn_blocks(path, labels):
     """{label: [values of each block]} for the given labels (columns after the label)."""
     want = set(labels)
     out = {lab: [] for lab in labels}
-    with open(path) as f:
-        for line in f:
-            tok = line.split(None, 1)
-            if not tok:
-                continue
-            lab = int(tok[0])
-            if lab in want:
-                out[lab].append([float(x) for x in tok[1].split()])
+    for lab, rest in labelled_lines(path):
+        if lab in want:
+            out[lab].append([float(x) for x in rest.split()])
     return out
 
 
 def mbdyn_labels(path):
     """Labels of the first block of a .mov / .jnt file."""
     labels = []
-    with open(path) as f:
-        for line in f:
-            tok = line.split(None, 1)
-            if not tok:
-                continue
-            lab = int(tok[0])
-            if lab in labels:
-                break
-            labels.append(lab)
+    for lab, _ in labelled_lines(path):
+        if lab in labels:
+            break
+        labels.append(lab)
     return labels
 
 
