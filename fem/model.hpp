@@ -44,7 +44,8 @@ struct AnalysisSettings {
   TimeScheme scheme = TimeScheme::Midpoint;
   double dt = 0.01;          ///< nominal step [s]
   double t_end = 1.0;        ///< [s]
-  int output_every = 1;      ///< write CSV rows (and, unless vtk_every or vtk_dt say otherwise, VTK frames) every n nominal steps
+  /// Write CSV rows (and VTK frames, unless vtk_every or vtk_dt say otherwise) every n nominal steps.
+  int output_every = 1;
   int vtk_every = 0;         ///< write a VTK frame every n nominal steps (`output.vtk_every`); 0: every output_every
   double vtk_dt = 0.0;       ///< write a VTK frame whenever t passes a multiple of this (`output.dt`) [s]; 0: by steps
   int checkpoint_every = 0;  ///< write a checkpoint every n nominal steps (`output.checkpoint_every`); 0: none

@@ -264,7 +264,8 @@ Checkpoint read_checkpoint(const fs::path& file) {
   j.fell_short = r.integer("whether the kept Jacobian fell short") != 0;
   j.h = r.real("the kept Jacobian's step");
   const long scheme = r.integer("the kept Jacobian's scheme");
-  if (scheme < 0 || scheme > static_cast<long>(fem::TimeScheme::Static)) r.fail("unknown time scheme " + std::to_string(scheme));
+  if (scheme < 0 || scheme > static_cast<long>(fem::TimeScheme::Static))
+    r.fail("unknown time scheme " + std::to_string(scheme));
   j.scheme = static_cast<fem::TimeScheme>(scheme);
   j.ranks = static_cast<int>(r.integer("the kept Jacobian's rank count"));
   const long n_values = r.integer("the kept Jacobian's entry count");

@@ -56,7 +56,9 @@ int main(int argc, char** argv) {
       "out,o", po::value<std::string>(), "output directory (default out/<model name>/)")(
       "set,s", po::value<std::vector<std::string>>()->composing(),
       "override a parameter (--set L=12) or any scalar by dotted path (--set analysis.dt=0.5); repeatable")(
-      "output-every", po::value<int>(), "write CSV rows (and VTK frames, unless output.vtk_every or output.dt say otherwise) every N steps (overrides analysis.output_every)")(
+      "output-every", po::value<int>(),
+      "write CSV rows every N steps, and VTK frames unless output.vtk_every or output.dt say otherwise "
+      "(overrides analysis.output_every)")(
       "checkpoint-every", po::value<int>(),
       "write a checkpoint every N steps (overrides output.checkpoint_every; 0: none)")(
       "restart", po::value<std::string>(), "continue the run from checkpoint FILE (same model and --set)")(

@@ -377,7 +377,9 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   const long vtk_every = a.vtk_every > 0 ? a.vtk_every : a.output_every;
   auto vtk_due = [&](long k) {
     if (a.vtk_dt <= 0.0) return k % vtk_every == 0;
-    const auto interval = [&](long j) { return std::floor(std::min(static_cast<double>(j) * a.dt, a.t_end) / a.vtk_dt + 1e-9); };
+    const auto interval = [&](long j) {
+      return std::floor(std::min(static_cast<double>(j) * a.dt, a.t_end) / a.vtk_dt + 1e-9);
+    };
     return interval(k) > interval(k - 1);
   };
   if (resume) {
