@@ -277,16 +277,21 @@ Joint::Start Joint::start_of(const fem::StepState& s) const {
   return st;
 }
 
-/// E(q_{n+1}), and the rows of the gradient that carries λ to the nodes for the groups (ε, ρ)
-/// whose multipliers can be nonzero: the discrete gradient over the step, or the gradient at the
-/// end in statics. A group whose three multipliers are held at zero by their own rows (free
-/// components without a force law) gets no rows: the node rows do not depend on them.
+/// E(q_{n+1}) for the groups (ε, ρ) that have multipliers (`used`; the others read zero: no row
+/// needs them, and a spherical joint's free rotation would cost a logarithm), and the rows of the
+/// gradient that carries λ to the nodes for the groups whose multipliers can be nonzero
+/// (`loaded`): the discrete gradient over the step, or the gradient at the end in statics. A group
+/// whose three multipliers are held at zero by their own rows (free components without a force
+/// law) gets no rows: the node rows do not depend on them.
 template <class S>
 std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradient(
     const Configuration<double>& q, const Kinematics& f, const Vec6& E0, const Eigen::Matrix<S, 12, 1>& u,
-    const std::array<bool, 2>& loaded, bool is_static, double length, two_frame::Symmetry symmetry) {
+    const std::array<bool, 2>& used, const std::array<bool, 2>& loaded, bool is_static, double length,
+    two_frame::Symmetry symmetry) {
   const Configuration<S> end = two_frame::along_step(q, u, Instant::End);
-  const Eigen::Matrix<S, 6, 1> E1 = f(end.xa, end.Ra, end.xb, end.Rb);
+  Eigen::Matrix<S, 6, 1> E1 = Eigen::Matrix<S, 6, 1>::Zero();
+  if (used[0]) E1.template head<3>() = f.translation(end.xa, end.Ra, end.xb, end.Rb);
+  if (used[1]) E1.template tail<3>() = f.rotation(end.xa, end.Ra, end.xb, end.Rb);
   Eigen::Matrix<S, 6, 12> G = Eigen::Matrix<S, 6, 12>::Zero();
   for (int g = 0; g < 2; ++g) {
     if (!loaded[static_cast<std::size_t>(g)]) continue;
@@ -322,6 +327,9 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   const bool is_static = s.scheme == fem::TimeScheme::Static;
   const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
   const std::array<bool, 2> loaded{carries_force(st.active, 0), carries_force(st.active, 1)};
+  std::array<bool, 2> used{};
+  for (int k = 0; k < 6; ++k)
+    if (has_multiplier(k)) used[static_cast<std::size_t>(k / 3)] = true;
 
   // E(q_{n+1}) and node rows −Gᵀλ, with their derivatives in u (automatic differentiation only
   // when the Jacobian is wanted).
@@ -332,7 +340,8 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   if (j.wanted()) {
     using D = ad::Dual<12>;
     const auto [E1d, Gd] =
-        kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), loaded, is_static, length_scale_, symmetry);
+        kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), used, loaded, is_static, length_scale_,
+                                symmetry);
     const Eigen::Matrix<D, 12, 1> force = -(Gd.transpose() * ad::constant<D>(lambda));
     E1 = ad::values(E1d);
     dE = ad::jacobian(E1d);
@@ -341,7 +350,7 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
     for (int a = 0; a < 6; ++a)
       for (int b = 0; b < 12; ++b) Gv(a, b) = Gd(a, b).value();
   } else {
-    std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, loaded, is_static, length_scale_, symmetry);
+    std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, used, loaded, is_static, length_scale_, symmetry);
     f = -(Gv.transpose() * lambda);
   }
 
