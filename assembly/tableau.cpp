@@ -4,7 +4,6 @@
 #include "assembly/petsc_sinks.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <numeric>
 
 namespace catena::assembly {
@@ -181,7 +180,8 @@ namespace {
 
 /// Zeroes the outputs, stamps, and assembles them: assembly is collective, so it runs even when
 /// a stamp throws a domain error, which leaves the objects usable for the retry with a smaller step.
-void assemble_with(Vec f, Mat J, const std::function<void()>& stamp) {
+template <class Stamp>
+void assemble_with(Vec f, Mat J, const Stamp& stamp) {
   if (f) check(VecZeroEntries(f), "VecZeroEntries");
   if (J) check(MatZeroEntries(J), "MatZeroEntries");
   auto finish = [&] {

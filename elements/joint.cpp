@@ -327,9 +327,7 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   const bool is_static = s.scheme == fem::TimeScheme::Static;
   const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
   const std::array<bool, 2> loaded{carries_force(st.active, 0), carries_force(st.active, 1)};
-  std::array<bool, 2> used{};
-  for (int k = 0; k < 6; ++k)
-    if (has_multiplier(k)) used[static_cast<std::size_t>(k / 3)] = true;
+  const std::array<bool, 2> used{carries_force(true, 0), carries_force(true, 1)};  // groups with multipliers
 
   // E(q_{n+1}) and node rows −Gᵀλ, with their derivatives in u (automatic differentiation only
   // when the Jacobian is wanted).
@@ -475,37 +473,32 @@ Vec6 Joint::end_coordinates(const fem::StepState& s) const {
 
 bool Joint::carries_force(bool active, int group) const {
   if (!active) return false;
-  for (int k = 3 * group; k < 3 * group + 3; ++k) {
-    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
-    if (law.kind != JointLawKind::Free || law.function) return true;
-  }
+  for (int k = 3 * group; k < 3 * group + 3; ++k)
+    if (has_multiplier(k)) return true;
   return false;
 }
 
 void Joint::commit(const fem::StepState& s) {
-  const Vec6 e1 = end_coordinates(s);
-  if (s.scheme != fem::TimeScheme::Static && s.h > 0.0) e_rate_ = (e1 - e_) / s.h;
-  e_ = e1;
+  const Start st = start_of(s);
+  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(frames_, s), Instant::End);
+  e_ = st.f(end.xa, end.Ra, end.xb, end.Rb);
   lambda_ = s.values<6>(reaction_);
-  const Configuration<double> end =
-      two_frame::along_step(configuration_of(frames_, s.committed), step_unknowns(frames_, s), Instant::End);
-  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()), end);
+  relative_rotation_ = relative_rotation(st.f, end);
   active_now_ = active_in_step(s);
 }
 
 void Joint::save_history(std::vector<double>& out) const {
-  for (const auto* v : {&e_, &lambda_, &e_rate_}) out.insert(out.end(), v->data(), v->data() + 6);
+  for (const auto* v : {&e_, &lambda_}) out.insert(out.end(), v->data(), v->data() + 6);
   out.push_back(active_now_ ? 1.0 : 0.0);
   out.insert(out.end(), relative_rotation_.data(), relative_rotation_.data() + 9);
 }
 
 void Joint::restore_history(std::span<const double>& in) {
-  const std::span<const double> h = fem::take_history(in, 28, *this);
+  const std::span<const double> h = fem::take_history(in, 22, *this);
   e_ = Eigen::Map<const Vec6>(h.data());
   lambda_ = Eigen::Map<const Vec6>(h.data() + 6);
-  e_rate_ = Eigen::Map<const Vec6>(h.data() + 12);
-  active_now_ = h[18] != 0.0;
-  relative_rotation_ = Eigen::Map<const Mat3>(h.data() + 19);
+  active_now_ = h[12] != 0.0;
+  relative_rotation_ = Eigen::Map<const Mat3>(h.data() + 13);
 }
 
 void Joint::predict(const fem::StepState& s, fem::PredictionSink& out) const {

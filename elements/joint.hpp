@@ -99,7 +99,7 @@ class Joint final : public fem::Element {
   /// Damping of the linearized problem: c on the law rows of active free/spring components.
   void stamp_rates(const fem::StepState& s, fem::JacobianSink& mass, fem::JacobianSink& damping) const override;
   void commit(const fem::StepState& s) override;
-  /// History: e, λ, the rate of e, whether active, J_aᵀ J_b (28 values).
+  /// History: e, λ, whether active, J_aᵀ J_b (22 values).
   void save_history(std::vector<double>& out) const override;
   void restore_history(std::span<const double>& in) override;
   void predict(const fem::StepState& s, fem::PredictionSink& out) const override;
@@ -156,10 +156,9 @@ class Joint final : public fem::Element {
   std::array<fem::BlockId, 2> displacement_{}, rotation_{};
   fem::BlockId reaction_;
 
-  // History: the committed relative coordinates, the last step's multipliers and rate of e.
+  // History: the committed relative coordinates and the last step's multipliers.
   Eigen::Matrix<double, 6, 1> e_ = Eigen::Matrix<double, 6, 1>::Zero();
   Eigen::Matrix<double, 6, 1> lambda_ = Eigen::Matrix<double, 6, 1>::Zero();
-  Eigen::Matrix<double, 6, 1> e_rate_ = Eigen::Matrix<double, 6, 1>::Zero();
   bool active_now_ = true;  ///< at the committed state
   Mat3 relative_rotation_ = Mat3::Identity();  ///< J_aᵀ J_b at the committed state
   Mat3 axes0_ = Mat3::Identity();               ///< frame A's joint axes at t = 0, global

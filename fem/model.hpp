@@ -46,8 +46,8 @@ struct AnalysisSettings {
   double t_end = 1.0;        ///< [s]
   /// Write CSV rows (and VTK frames, unless vtk_every or vtk_dt say otherwise) every n nominal steps.
   int output_every = 1;
-  int vtk_every = 0;         ///< write a VTK frame every n nominal steps (`output.vtk_every`); 0: every output_every
-  double vtk_dt = 0.0;       ///< write a VTK frame whenever t passes a multiple of this (`output.dt`) [s]; 0: by steps
+  int vtk_every = 0;    ///< a VTK frame every n nominal steps (`output.vtk_every`); 0: every output_every
+  double vtk_dt = 0.0;  ///< a VTK frame when t passes a multiple of this (`output.dt`) [s]; 0: by steps
   int checkpoint_every = 0;  ///< write a checkpoint every n nominal steps (`output.checkpoint_every`); 0: none
   double dt_min = 0.0;       ///< smallest step after cutting [s]; 0 -> dt / 1024
   int max_newton_iterations = 25;
