@@ -145,21 +145,27 @@ Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& 
   const Z za = invariants<S>(mid.xa, mid.xb, mid.Ra, mid.Rb, g);
   const int k = g.side, o = 1 - k;
   const M own = Sbar[static_cast<std::size_t>(k)].transpose();
-  Eigen::Matrix<S, 12, 12> Gz = Eigen::Matrix<S, 12, 12>::Zero();
-  Gz.template block<3, 3>(0, 0) = -own;
-  Gz.template block<3, 3>(0, 6) = own;
-  Gz.template block<3, 3>(0, 3) = own * fem::skew(offset[0]);
-  Gz.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
-  Gz.template block<3, 3>(0, 6 * k + 3) += own * fem::skew(d);
-  for (int j = 0; j < 3; ++j) {
-    const M turn = own * fem::skew(V(Sbar[static_cast<std::size_t>(o)].col(j)));
-    Gz.template block<3, 3>(3 + 3 * j, 6 * k + 3) = turn;
-    Gz.template block<3, 3>(3 + 3 * j, 6 * o + 3) = -turn;
-  }
-  const Z dz = Gz.lazyProduct(u);  // lazy: Eigen's blocked products need == on dual numbers
+  // G_zk = U Vᵀ has rank 6: Δz_k = U α with α = (Δ(S_kᵀ d), b_k − b_o), U = [I 0; 0 T] and
+  // T's blocks T_j = S̄_kᵀ (S̄_o e_j)^ (the change of Q's column j). Only ∇φ_k U is needed, six
+  // directional derivatives instead of twelve partial ones (the dual numbers' inner level).
+  Eigen::Matrix<S, 3, 12> Gd = Eigen::Matrix<S, 3, 12>::Zero();  // the rows of Δ(S_kᵀ d)
+  Gd.template block<3, 3>(0, 0) = -own;
+  Gd.template block<3, 3>(0, 6) = own;
+  Gd.template block<3, 3>(0, 3) = own * fem::skew(offset[0]);
+  Gd.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
+  Gd.template block<3, 3>(0, 6 * k + 3) += own * fem::skew(d);
+  std::array<M, 3> turn;
+  for (int j = 0; j < 3; ++j) turn[static_cast<std::size_t>(j)] = own * fem::skew(V(Sbar[static_cast<std::size_t>(o)].col(j)));
+  const V change = Gd.lazyProduct(u);
+  const V spin = V(u.template segment<3>(6 * k + 3)) - V(u.template segment<3>(6 * o + 3));
+  Eigen::Matrix<S, 6, 1> alpha;
+  alpha << change, spin;
+  Z dz;
+  dz.template head<3>() = change;
+  for (int j = 0; j < 3; ++j) dz.template segment<3>(3 + 3 * j) = turn[static_cast<std::size_t>(j)] * spin;
 
-  // z_k at the middle configuration, and ∇φ_k there by forward AD over z_k; from end b,
-  // z_b = (e_b, Q_b) = (Q_aᵀ d_a, Q_aᵀ).
+  // z_k at the middle configuration, and ∇φ_k U there by forward AD along U's columns; from
+  // end b, z_b = (e_b, Q_b) = (Q_aᵀ d_a, Q_aᵀ).
   Z zk = za;
   if (k == 1) {
     M Qa;
@@ -167,9 +173,14 @@ Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& 
     zk.template head<3>() = Qa.transpose() * V(za.template head<3>());
     for (int j = 0; j < 3; ++j) zk.template segment<3>(3 + 3 * j) = Qa.transpose().col(j);
   }
-  using D = ad::Dual<12, S>;
-  const Eigen::Matrix<D, 12, 1> x = ad::variables<12>(zk);
-  Eigen::Matrix<S, Beam::n_strains, 12> Gphi;
+  using D = ad::Dual<6, S>;
+  Eigen::Matrix<D, 12, 1> x;
+  for (int i = 0; i < 12; ++i) x[i].value() = zk[i];
+  for (int i = 0; i < 3; ++i) x[i].d(i) = S(1.0);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i)
+      for (int c = 0; c < 3; ++c) x[3 + 3 * j + i].d(3 + c) = turn[static_cast<std::size_t>(j)](i, c);
+  Eigen::Matrix<S, Beam::n_strains, 6> Gphi;
   if (k == 0) {
     const Eigen::Matrix<D, Beam::n_strains, 1> phi = deformations_of_invariants<D>(x, g);
     for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = phi[i].derivatives().transpose();
@@ -189,11 +200,22 @@ Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& 
     for (int i = 0; i < Beam::n_strains; ++i) Gphi.row(i) = flip[i] * phi[from[i]].derivatives().transpose();
   }
 
+  // The miss along W Δz, in α's coordinates: W Δz = W U α, so its row is (Uᵀ W Δz)ᵀ.
   Z w = dz;
   w.template head<3>() /= g.L * g.L;
   const S denominator = w.dot(dz) + invariant_regularization;
-  Gphi += ((delta - Gphi.lazyProduct(dz)) / denominator) * w.transpose();
-  return Gphi.lazyProduct(Gz);
+  Eigen::Matrix<S, 6, 1> weight;
+  weight.template head<3>() = w.template head<3>();
+  weight.template tail<3>().setZero();
+  for (int j = 0; j < 3; ++j)
+    weight.template tail<3>() += turn[static_cast<std::size_t>(j)].transpose() * V(w.template segment<3>(3 + 3 * j));
+  Gphi += ((delta - Gphi.lazyProduct(alpha)) / denominator) * weight.transpose();
+
+  // G = (∇φ_k U) Vᵀ, Vᵀ = [Gd; the selection of b_k − b_o].
+  Eigen::Matrix<S, Beam::n_strains, 12> G = Gphi.template leftCols<3>().lazyProduct(Gd);
+  G.template middleCols<3>(6 * k + 3) += Gphi.template rightCols<3>();
+  G.template middleCols<3>(6 * o + 3) -= Gphi.template rightCols<3>();
+  return G;
 }
 
 /// Internal force on (a, b) over the step for the unknowns u (scheme of beam.hpp).
