@@ -60,9 +60,12 @@ struct BeamModel {
   Beam* reversed = nullptr;
   explicit BeamModel(const BeamSection& section, bool with_reversed = false,
                      const Vec3& gravity = Vec3(0.3, -0.5, -9.81),
-                     const std::array<Vec3, 2>& offsets = {Vec3::Zero(), Vec3::Zero()}) {
-    a = model.add_node("a", Vec3(0.1, -0.2, 0.3), fem::NodeKind::Frame);
-    b = model.add_node("b", Vec3(1.3, 0.4, -0.5), fem::NodeKind::Frame);
+                     const std::array<Vec3, 2>& offsets = {Vec3::Zero(), Vec3::Zero()}, bool b_first = false) {
+    // b_first: b's point lexicographically before a's, so the midpoint's discrete gradient is
+    // built from end b's invariants (Beam's constructor).
+    const Vec3 pa(0.1, -0.2, 0.3), pb(1.3, 0.4, -0.5);
+    a = model.add_node("a", b_first ? pb : pa, fem::NodeKind::Frame);
+    b = model.add_node("b", b_first ? pa : pb, fem::NodeKind::Frame);
     model.initial_state[0].orientation = testing::quat(rotation(0.7, Vec3(1, -2, 0.5)));
     model.initial_state[1].orientation = testing::quat(rotation(-1.1, Vec3(0.3, 1, 2)));
     const Vec3 orientation(0.2, 1.0, 0.3);
@@ -117,11 +120,12 @@ Eigen::VectorXd trial_vector(const TrialState& s) {
 const std::array<Vec3, 2> eccentric{Vec3(0.1, 0.25, -0.15), Vec3(-0.2, 0.05, 0.3)};
 
 void check_beam_tangent(fem::TimeScheme scheme, double damping_time, double increment, bool deformed,
-                        unsigned seed, const std::array<Vec3, 2>& offsets = {Vec3::Zero(), Vec3::Zero()}) {
+                        unsigned seed, const std::array<Vec3, 2>& offsets = {Vec3::Zero(), Vec3::Zero()},
+                        bool b_first = false) {
   std::mt19937 rng(seed);
   double worst = 0.0;
   for (int trial = 0; trial < 6; ++trial) {
-    BeamModel bm(test_section(damping_time), false, Vec3(0.3, -0.5, -9.81), offsets);
+    BeamModel bm(test_section(damping_time), false, Vec3(0.3, -0.5, -9.81), offsets, b_first);
     TrialState s(bm.model);
     s.scheme = scheme;
     s.h = 0.5;  // inertia 2m/h² comparable with the stiffness entries
@@ -160,6 +164,12 @@ TEST(BeamTangent, EccentricEnds) {
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.2, 0.4, true, 17, eccentric);
   check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-3, true, 18, eccentric);
   check_beam_tangent(fem::TimeScheme::Static, 0.0, 0.4, true, 19, eccentric);
+}
+TEST(BeamTangent, InvariantsFromEndB) {
+  const std::array<Vec3, 2> centred{Vec3::Zero(), Vec3::Zero()};
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 0.6, true, 20, centred, true);
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.3, 0.05, true, 21, centred, true);
+  check_beam_tangent(fem::TimeScheme::Midpoint, 0.0, 1e-3, true, 22, eccentric, true);
 }
 TEST(BeamTangent, TrapezoidalLargeRotation) {
   check_beam_tangent(fem::TimeScheme::Trapezoidal, 0.0, 0.6, true, 8);
