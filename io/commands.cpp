@@ -299,7 +299,7 @@ int info_command() {
             << "  MPI ranks       " << assembly::PetscSession::size() << "\n"
             << "  PETSc           " << PETSC_VERSION_MAJOR << '.' << PETSC_VERSION_MINOR << '.' << PETSC_VERSION_SUBMINOR
             << "\n"
-            << "  linear solvers  auto (default: klu below 500 unknowns on one rank, else mumps), mumps, klu,\n"
+            << "  linear solvers  auto (default: superlu on one rank, else mumps), mumps, klu,\n"
             << "                  umfpack, superlu, petsc (serial only except mumps)\n"
             << "  eigensolvers    SLEPc " << SLEPC_VERSION_MAJOR << '.' << SLEPC_VERSION_MINOR << '.'
             << SLEPC_VERSION_SUBMINOR << " (EPS, PEP; shift-and-invert with the linear solver)\n";

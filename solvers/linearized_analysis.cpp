@@ -44,7 +44,7 @@ void configure_shift_invert(ST st, const std::string& linear_solver, const assem
   check(STSetType(st, STSINVERT), "STSetType");
   KSP ksp = nullptr;
   check(STGetKSP(st, &ksp), "STGetKSP");
-  configure_direct_solve(ksp, solver_package(linear_solver, ranks, t.n_global()));
+  configure_direct_solve(ksp, solver_package(linear_solver, ranks));
 }
 
 using Pair = LinearizedAnalysis::Pair;

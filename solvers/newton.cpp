@@ -10,13 +10,13 @@ namespace catena::solvers {
 
 using assembly::check;
 
-const char* solver_package(const std::string& name, int ranks, long unknowns) {
-  // MUMPS has a fixed cost per call (about 0.08 ms per solve and 0.3 ms per factorization at a
-  // few hundred unknowns, bench/README.md); KLU's solves cost a seventh of that, but its fill grows
-  // fast on tableaux with multiplier rows (falling chains: equal at 540 unknowns, 14 times
-  // MUMPS's factorization at 1 800). So KLU serves small serial systems only.
-  constexpr long klu_below = 500;
-  if (name == "auto") return ranks == 1 && unknowns < klu_below ? MATSOLVERKLU : MATSOLVERMUMPS;
+const char* solver_package(const std::string& name, int ranks) {
+  // On one rank SuperLU beats the others at every size measured (bench/README.md, falling chains
+  // at 135 / 9 000 / 90 000 / 900 000 unknowns: 0.30 / 21.6 / 281 / 3 992 ms per step against
+  // MUMPS's 1.06 / 33.6 / 392 / 5 212 and KLU's, whose fill grows fast on tableaux with multiplier
+  // rows); MUMPS has a fixed cost per call and its scaling is redone at every factorization. MUMPS
+  // is the parallel one.
+  if (name == "auto") return ranks == 1 ? MATSOLVERSUPERLU : MATSOLVERMUMPS;
   static const std::map<std::string, const char*> packages{{"mumps", MATSOLVERMUMPS},     {"klu", MATSOLVERKLU},
                                                            {"umfpack", MATSOLVERUMFPACK}, {"superlu", MATSOLVERSUPERLU},
                                                            {"petsc", MATSOLVERPETSC}};
@@ -68,7 +68,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     : tableau_(&tableau), settings_(settings) {
   int ranks = 1;
   MPI_Comm_size(tableau.comm(), &ranks);
-  const char* package = solver_package(settings.linear_solver, ranks, tableau.n_global());
+  const char* package = solver_package(settings.linear_solver, ranks);
   residual_ = tableau.create_vector();
   correction_ = tableau.create_vector();
   inverse_scale_ = tableau.create_vector();

@@ -1,6 +1,6 @@
 #pragma once
 /// Newton iteration over one time element: analytic Jacobian from the tableau, a pivoting sparse
-/// direct solve (KSPPREONLY + PCLU; by default KLU or MUMPS by size), and an error estimate
+/// direct solve (KSPPREONLY + PCLU; by default SuperLU on one rank, MUMPS on several), and an error estimate
 /// checked within every step (docs/architecture.md, "Newton and its convergence test").
 ///
 /// Corrections are measured as d_k = max_i |δu_i| / s_i, with s_i the scale of unknown i: the
@@ -34,10 +34,10 @@
 
 namespace catena::solvers {
 
-/// PETSc's name of a sparse direct solver (auto | mumps | klu | umfpack | superlu | petsc) for a
-/// system of `unknowns` on `ranks`; throws std::invalid_argument for an unknown one, or a serial
-/// one on several ranks. `auto` is KLU for small serial systems, MUMPS otherwise (newton.cpp).
-const char* solver_package(const std::string& name, int ranks, long unknowns);
+/// PETSc's name of a sparse direct solver (auto | mumps | klu | umfpack | superlu | petsc) on
+/// `ranks`; throws std::invalid_argument for an unknown one, or a serial one on several ranks.
+/// `auto` is SuperLU on one rank, MUMPS on several (newton.cpp).
+const char* solver_package(const std::string& name, int ranks);
 
 /// One sparse LU solve per application (KSPPREONLY + PCLU) with `package`, in the tableau's own
 /// (METIS) order.

@@ -271,8 +271,12 @@ LinearAlgebraLog read_petsc_log() {
   };
   const PetscEventPerfInfo symbolic = event("MatLUFactorSym");
   const PetscEventPerfInfo numeric = event("MatLUFactorNum");
+  // SuperLU's interface logs its factorizations as one MatLUFactor event each (it analyses the
+  // pattern once and keeps it, as the others do).
+  const PetscEventPerfInfo whole = event("MatLUFactor");
   const PetscEventPerfInfo solve = event("MatSolve");
-  return {symbolic.count, numeric.count, symbolic.time + numeric.time, symbolic.time, solve.time};
+  return {symbolic.count, numeric.count + whole.count, symbolic.time + numeric.time + whole.time, symbolic.time,
+          solve.time};
 }
 
 }  // namespace
