@@ -320,7 +320,72 @@ std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradie
   return {E1, G};
 }
 
+/// What the node rows need when only the translational group has multipliers (a spherical joint)
+/// in a dynamic step: E1 = ε(q_{n+1}) = J_a1ᵀ d_1 and the node rows f = −Gᵀλ of its exact discrete
+/// gradient (Kinematics::translation_discrete_gradient), with their derivatives in u by hand.
+/// With the Cayley step's spatial tangent Γ = tangent_cayley(b) (δC = (Γ δb)^ C), every turned
+/// vector varies as δ(C v) = −(C v)^ Γ δb, so
+///   δE1 = J_a1ᵀ (δx_b − δx_a + (a_a1 + d_1)^ Γ_a δb_a − a_b1^ Γ_b δb_b),
+/// and with g = J̄_a λ (δg = −½ (J_a1 λ)^ Γ_a δb_a) and the arm ā_a + d̄ (its variation
+/// ½ (δx_b − δx_a − a_b1^ Γ_b δb_b): the a_a1 terms cancel),
+///   f = (g, (ā_a + d̄)^ g, −g, −ā_b^ g).
+/// The automatic differentiation of kinematics_and_gradient is its test oracle (the joints'
+/// tangent tests check both against central differences). `loaded` false: no node rows.
+struct TranslationStep {
+  Vec3 E1;
+  Eigen::Matrix<double, 3, 12> dE, G;
+  Vec12 force;
+  Eigen::Matrix<double, 12, 12> dforce;
+};
+
+TranslationStep translation_step(const Kinematics& k, const Configuration<double>& q, const Vec12& u,
+                                 const Vec3& lambda, bool loaded) {
+  const Vec3 ba = u.segment<3>(3), bb = u.segment<3>(9);
+  const Mat3 Ca = fem::step_rotation(ba), Cb = fem::step_rotation(bb);
+  const Mat3 Ga = fem::tangent_cayley(ba), Gb = fem::tangent_cayley(bb);
+  const Mat3 Ja0 = q.Ra * k.Qa, Ja1 = Ca * Ja0;
+  const Vec3 aa0 = q.Ra * k.ca, ab0 = q.Rb * k.cb, aa1 = Ca * aa0, ab1 = Cb * ab0;
+  const Vec3 d0 = q.xb - q.xa + ab0 - aa0;
+  const Vec3 d1 = d0 + u.segment<3>(6) - u.segment<3>(0) + ab1 - ab0 - aa1 + aa0;
+  TranslationStep t;
+  t.E1 = Ja1.transpose() * d1;
+  const Mat3 Ja1T = Ja1.transpose();
+  t.dE << -Ja1T, Ja1T * fem::skew(Vec3(aa1 + d1)) * Ga, Ja1T, -(Ja1T * fem::skew(ab1) * Gb);
+  t.G.setZero();
+  t.force.setZero();
+  t.dforce.setZero();
+  if (!loaded) return t;
+  const Mat3 Jm = 0.5 * (Ja0 + Ja1);
+  const Vec3 arm = 0.5 * (aa0 + aa1 + d0 + d1), abm = 0.5 * (ab0 + ab1);
+  const Mat3 JmT = Jm.transpose();
+  t.G << -JmT, JmT * fem::skew(arm), JmT, -(JmT * fem::skew(abm));
+  const Vec3 g = Jm * lambda;
+  t.force << g, arm.cross(g), -g, -abm.cross(g);
+  // δg and δarm as 3 × 12 matrices over u = (δx_a, δb_a, δx_b, δb_b).
+  Eigen::Matrix<double, 3, 12> dg = Eigen::Matrix<double, 3, 12>::Zero(), darm = dg, dabm = dg;
+  dg.block<3, 3>(0, 3) = -0.5 * fem::skew(Vec3(Ja1 * lambda)) * Ga;
+  darm.block<3, 3>(0, 0) = -0.5 * Mat3::Identity();
+  darm.block<3, 3>(0, 6) = 0.5 * Mat3::Identity();
+  darm.block<3, 3>(0, 9) = -0.5 * fem::skew(ab1) * Gb;
+  dabm.block<3, 3>(0, 9) = darm.block<3, 3>(0, 9);
+  const Mat3 gx = fem::skew(g);
+  t.dforce.middleRows<3>(0) = dg;
+  t.dforce.middleRows<3>(3) = fem::skew(arm) * dg - gx * darm;
+  t.dforce.middleRows<3>(6) = -dg;
+  t.dforce.middleRows<3>(9) = -(fem::skew(abm) * dg) + gx * dabm;
+  return t;
+}
+
 void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
+  stamp_with(s, r, j, true);
+}
+
+void Joint::stamp_by_automatic_differentiation(const fem::StepState& s, fem::ResidualSink& r,
+                                                fem::JacobianSink& j) const {
+  stamp_with(s, r, j, false);
+}
+
+void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const {
   const Start st = start_of(s);
   const Vec12 u = step_unknowns(frames_, s);
   const Vec6 lambda = s.values<6>(reaction_);
@@ -335,7 +400,15 @@ void Joint::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   Vec12 f;
   Eigen::Matrix<double, 6, 12> dE = Eigen::Matrix<double, 6, 12>::Zero(), Gv;
   Eigen::Matrix<double, 12, 12> df = Eigen::Matrix<double, 12, 12>::Zero();
-  if (j.wanted()) {
+  if (j.wanted() && by_hand && !is_static && !used[1]) {
+    const TranslationStep t = translation_step(st.f, st.q, u, lambda.head<3>(), loaded[0]);
+    E1 << t.E1, Vec3::Zero();
+    dE.topRows<3>() = t.dE;
+    Gv.setZero();
+    Gv.topRows<3>() = t.G;
+    f = t.force;
+    df = t.dforce;
+  } else if (j.wanted()) {
     using D = ad::Dual<12>;
     const auto [E1d, Gd] =
         kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), used, loaded, is_static, length_scale_,

@@ -96,6 +96,9 @@ class Joint final : public fem::Element {
   std::string_view kind() const override { return "joint"; }
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
+  /// The same stamp with every derivative by automatic differentiation: the test oracle of the
+  /// hand-derived ones (a spherical joint's in dynamic steps).
+  void stamp_by_automatic_differentiation(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const;
   /// Damping of the linearized problem: c on the law rows of active free/spring components.
   void stamp_rates(const fem::StepState& s, fem::JacobianSink& mass, fem::JacobianSink& damping) const override;
   void commit(const fem::StepState& s) override;
@@ -149,6 +152,7 @@ class Joint final : public fem::Element {
   [[nodiscard]] bool has_multiplier(int component) const;
   /// e_{n+1} = E(q_{n+1}) at the end of the time element `s`.
   [[nodiscard]] Eigen::Matrix<double, 6, 1> end_coordinates(const fem::StepState& s) const;
+  void stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const;
 
   std::array<JointFrame, 2> frames_;
   JointDefinition def_;

@@ -125,6 +125,33 @@ TEST(JointTangent, PastAHalfTurnAndAtTinySteps) {
   check_joint_tangent("revolute", false, fem::TimeScheme::Midpoint, 1e-7, 0.0, 203);
 }
 
+/// The spherical joint's hand-derived Jacobian (dynamic steps) against its automatic
+/// differentiation, to round-off: to the ground and between nodes, large steps and tiny ones.
+TEST(JointTangent, SphericalByHandEqualsAutomaticDifferentiation) {
+  std::mt19937 rng(300);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const bool ground : {false, true})
+    for (const double size : {0.5, 1e-3, 1e-8}) {
+      JointModel jm("spherical", ground, Vec3::Zero(), 0.0);
+      TrialState s(jm.model);
+      s.h = 0.2;
+      for (fem::NodeState& n : s.committed) {
+        n.position += 0.05 * Vec3(u(rng), u(rng), u(rng));
+        n.orientation = (Quaternion(testing::random_rotation(rng, 0.3)) * n.orientation).normalized();
+      }
+      for (double& x : s.trial) x = size * u(rng);
+      const int n = static_cast<int>(s.trial.size());
+      fem::DenseResidual r_hand(s.map, n), r_ad(s.map, n);
+      fem::DenseJacobian J_hand(s.map, n), J_ad(s.map, n);
+      jm.joint->stamp(s.view(jm.model), r_hand, J_hand);
+      jm.joint->stamp_by_automatic_differentiation(s.view(jm.model), r_ad, J_ad);
+      EXPECT_LT((r_hand.r - r_ad.r).cwiseAbs().maxCoeff(), 1e-14 * r_ad.r.cwiseAbs().maxCoeff());
+      const double scale = J_ad.J.cwiseAbs().maxCoeff();
+      EXPECT_LT((J_hand.J - J_ad.J).cwiseAbs().maxCoeff(), 1e-13 * scale)
+          << (ground ? "to ground" : "between nodes") << ", steps of " << size;
+    }
+}
+
 /// Runs `steps` midpoint steps with dense Newton, calling `check(states, joint)` after each.
 template <class F>
 void run(fem::Model& m, TrialState& s, int steps, F check) {
