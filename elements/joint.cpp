@@ -265,13 +265,17 @@ Eigen::Matrix<double, 6, 1> Joint::relative_coordinates(std::span<const fem::Nod
   return kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation_)(xa, Ra, xb, Rb);
 }
 
-Joint::Start Joint::start_of(const fem::StepState& s) const {
+Joint::Start Joint::start_of(const fem::StepState& s, bool rotations) const {
   Start st;
   st.q = configuration_of(frames_, s.committed);
-  // The reference rotation is the start's own, so that E(q_n) = e_n exactly.
   st.f = kinematics_of(frames_, def_, e_.tail<3>(), Mat3::Identity());
-  st.f.reference_rotation = relative_rotation(st.f, st.q);
-  st.E0 = st.f(st.q.xa, st.q.Ra, st.q.xb, st.q.Rb);
+  st.E0.head<3>() = st.f.translation(st.q.xa, st.q.Ra, st.q.xb, st.q.Rb);
+  st.E0.tail<3>() = e_.tail<3>();
+  if (rotations) {
+    // The reference rotation is the start's own, so that E(q_n) = e_n exactly.
+    st.f.reference_rotation = relative_rotation(st.f, st.q);
+    st.E0.tail<3>() = st.f.rotation(st.q.xa, st.q.Ra, st.q.xb, st.q.Rb);
+  }
   st.active = active_in_step(s);
   st.ground = !frames_[0].node;
   return st;
@@ -386,7 +390,8 @@ void Joint::stamp_by_automatic_differentiation(const fem::StepState& s, fem::Res
 }
 
 void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const {
-  const Start st = start_of(s);
+  // A joint whose rotations carry no multiplier (a spherical one) never evaluates them here.
+  const Start st = start_of(s, carries_force(true, 1));
   const Vec12 u = step_unknowns(frames_, s);
   const Vec6 lambda = s.values<6>(reaction_);
   const bool is_static = s.scheme == fem::TimeScheme::Static;

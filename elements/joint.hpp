@@ -145,7 +145,9 @@ class Joint final : public fem::Element {
 
  private:
   struct Start;
-  [[nodiscard]] Start start_of(const fem::StepState& s) const;
+  /// The start of the step; `rotations` false: without the rotational coordinates (E0 keeps the
+  /// committed ones, f cannot evaluate new ones), for stamps that have no rotational rows.
+  [[nodiscard]] Start start_of(const fem::StepState& s, bool rotations = true) const;
   /// Can the multipliers of a group (0: ε, 1: ρ) be nonzero in an (in)active step?
   [[nodiscard]] bool carries_force(bool active, int group) const;
   /// Whether component k has a multiplier unknown (a law, a constraint or a force).
