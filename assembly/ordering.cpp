@@ -89,7 +89,7 @@ std::vector<std::int32_t> nested_dissection(const BlockGraph& g, const std::vect
 
 }  // namespace
 
-BlockOrdering order_blocks(const fem::UnknownRegistry& registry, const BlockGraph& g, int n_parts) {
+BlockOrdering order_blocks(const fem::UnknownRegistry& registry, const BlockGraph& g, int n_parts, bool nested) {
   idx_t n_vertices = static_cast<idx_t>(g.block_of_vertex.size());
   std::vector<idx_t> vertex_part(n_vertices, 0);
   if (n_parts > 1 && n_vertices >= n_parts) {
@@ -116,7 +116,7 @@ BlockOrdering order_blocks(const fem::UnknownRegistry& registry, const BlockGrap
     std::vector<std::int32_t> vertices;
     for (idx_t v = 0; v < n_vertices; ++v)
       if (vertex_part[v] == p) vertices.push_back(static_cast<std::int32_t>(v));
-    for (const std::int32_t v : nested_dissection(g, vertices, local_of)) {
+    for (const std::int32_t v : nested ? nested_dissection(g, vertices, local_of) : vertices) {
       out.order.push_back(fem::BlockId{g.block_of_vertex[v]});
       out.part[g.block_of_vertex[v]] = p;
     }

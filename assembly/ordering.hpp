@@ -33,7 +33,8 @@ struct BlockOrdering {
   std::vector<int> part;            ///< per block: owning rank (fully fixed blocks: 0)
 };
 
-/// Partitions the graph into `n_parts` and orders each part by nested dissection.
-BlockOrdering order_blocks(const fem::UnknownRegistry& registry, const BlockGraph& graph, int n_parts);
+/// Partitions the graph into `n_parts` and orders each part by nested dissection (`nested`), or
+/// keeps the blocks' own order within each part.
+BlockOrdering order_blocks(const fem::UnknownRegistry& registry, const BlockGraph& graph, int n_parts, bool nested);
 
 }  // namespace catena::assembly

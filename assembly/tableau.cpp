@@ -27,7 +27,12 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
   MPI_Comm_size(comm, &size_);
   const fem::UnknownRegistry& registry = model.registry;
   const BlockGraph graph = block_graph(registry);
-  const BlockOrdering ordering = order_blocks(registry, graph, size_);
+  // Nested dissection serves PETSc's own LU, which factors in the given order, and the parts of
+  // an MPI run; the serial packages (SuperLU, KLU, UMFPACK, MUMPS) order for fill themselves, and
+  // the model's own order keeps an assembly's writes close together in memory: falling chains of
+  // 1e4 / 1e5 bars took 222 / 3 035 ms per step in nested-dissection order, 184 / 2 535 in their own.
+  const bool nested = size_ > 1 || model.analysis.linear_solver == "petsc";
+  const BlockOrdering ordering = order_blocks(registry, graph, size_, nested);
   global_map_ = registry.numbering(ordering.order);
 
   // Ownership: rank p owns the dofs of the blocks METIS gave it, contiguous by construction.
@@ -64,10 +69,19 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
       }
     if (owner != rank_) continue;
     local_elements_.push_back(e);
+    PetscInt first_row = n_global_;
     for (const fem::BlockId b : blocks)
       for (const fem::Dof d : global_map_.dofs(b))
-        if (d != fem::fixed_dof) needed.push_back(d);
+        if (d != fem::fixed_dof) {
+          needed.push_back(d);
+          first_row = std::min<PetscInt>(first_row, d);
+        }
+    stamp_order_.push_back({first_row, e});
   }
+  // Stamped in the order of their rows, so that an assembly walks the matrix's memory forwards
+  // whatever the numbering: in the model's order, rows permuted by nested dissection are hit at
+  // random (from 1e4 to 1e5 chain links the assembly grew 16 times: cache misses on 230 MB).
+  std::sort(stamp_order_.begin(), stamp_order_.end());
 
   // Exact preallocation: a row couples with every free dof of its block's graph neighbours.
   std::vector<PetscInt> d_nnz(n_owned(), 0), o_nnz(n_owned(), 0);
@@ -168,7 +182,7 @@ void Tableau::restore_view(Vec x) {
 void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j) {
   const fem::StepState s = local_view(context, x);
   try {
-    for (const std::size_t e : local_elements_) model_->elements[e]->stamp(s, r, j);
+    for (const auto& [row, e] : stamp_order_) model_->elements[e]->stamp(s, r, j);
   } catch (...) {
     restore_view(x);  // a domain error must not leave the vector's array checked out
     throw;
@@ -231,7 +245,7 @@ void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M
   check(MatZeroEntries(D), "MatZeroEntries");
   PetscJacobianSink mass(M, global_map_), damping(D, global_map_);
   const fem::StepState s = local_view(context, x);
-  for (const std::size_t e : local_elements_) model_->elements[e]->stamp_rates(s, mass, damping);
+  for (const auto& [row, e] : stamp_order_) model_->elements[e]->stamp_rates(s, mass, damping);
   restore_view(x);
   for (Mat A : {M, D}) {
     check(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");

@@ -10,6 +10,7 @@
 #include "fem/model.hpp"
 
 #include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -78,7 +79,8 @@ class Tableau {
   std::vector<long> rows_per_rank_;
   fem::DofMap global_map_;
   fem::DofMap local_map_;  // block -> index in the gathered local array (MPI only)
-  std::vector<std::size_t> local_elements_;
+  std::vector<std::size_t> local_elements_;  ///< in the model's order (outputs, energies)
+  std::vector<std::pair<PetscInt, std::size_t>> stamp_order_;  ///< (first row, element), by row
   std::vector<std::int32_t> row_block_;    // global row -> block index
   std::vector<std::int8_t> row_component_;
   MatHandle jacobian_;
