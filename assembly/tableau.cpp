@@ -97,6 +97,7 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
     add_block(b);
     for (const std::int32_t n : graph.neighbours[v]) add_block(graph.block_of_vertex[n]);
     std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
     const auto diagonal = std::count_if(cols.begin(), cols.end(), [&](PetscInt c) { return c >= first_ && c < last_; });
     for (const fem::Dof r : global_map_.dofs(fem::BlockId{b}))
       if (r != fem::fixed_dof) {
@@ -126,6 +127,20 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
   check(MatAssemblyBegin(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
   check(MatAssemblyEnd(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
   check(MatSetOption(jacobian_, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE), "MatSetOption");
+  // The owned rows' columns, row by row, for reading and restoring the values (a kept Jacobian in
+  // a checkpoint): MatGetRow reports no entries for an MPIAIJ matrix that holds only the pattern.
+  pattern_offsets_.assign(static_cast<std::size_t>(n_owned()) + 1, 0);
+  for (std::size_t b = 0; b < registry.n_blocks(); ++b)
+    for (const fem::Dof r : global_map_.dofs(fem::BlockId{static_cast<std::int32_t>(b)}))
+      if (r != fem::fixed_dof && r >= first_ && r < last_)
+        pattern_offsets_[static_cast<std::size_t>(r - first_) + 1] = static_cast<PetscInt>(row_columns[b].size());
+  std::partial_sum(pattern_offsets_.begin(), pattern_offsets_.end(), pattern_offsets_.begin());
+  pattern_columns_.resize(static_cast<std::size_t>(pattern_offsets_.back()));
+  for (std::size_t b = 0; b < registry.n_blocks(); ++b)
+    for (const fem::Dof r : global_map_.dofs(fem::BlockId{static_cast<std::int32_t>(b)}))
+      if (r != fem::fixed_dof && r >= first_ && r < last_)
+        std::copy(row_columns[b].begin(), row_columns[b].end(),
+                  pattern_columns_.begin() + pattern_offsets_[static_cast<std::size_t>(r - first_)]);
   MatInfo info;
   check(MatGetInfo(jacobian_, MAT_GLOBAL_SUM, &info), "MatGetInfo");
   n_nonzeros_ = static_cast<long>(info.nz_used);
@@ -272,15 +287,11 @@ void Tableau::gather_all(Vec x, std::vector<double>& out) {
 }
 
 std::vector<double> Tableau::jacobian_values() const {
-  std::vector<double> local;
-  local.reserve(static_cast<std::size_t>(n_nonzeros_ / size_ + 1));
+  std::vector<double> local(pattern_columns_.size());
   for (PetscInt row = first_; row < last_; ++row) {
-    PetscInt n = 0;
-    const PetscInt* cols = nullptr;
-    const PetscScalar* values = nullptr;
-    check(MatGetRow(jacobian_, row, &n, &cols, &values), "MatGetRow");
-    local.insert(local.end(), values, values + n);
-    check(MatRestoreRow(jacobian_, row, &n, &cols, &values), "MatRestoreRow");
+    const PetscInt begin = pattern_offsets_[static_cast<std::size_t>(row - first_)];
+    const PetscInt n = pattern_offsets_[static_cast<std::size_t>(row - first_) + 1] - begin;
+    check(MatGetValues(jacobian_, 1, &row, n, pattern_columns_.data() + begin, local.data() + begin), "MatGetValues");
   }
   if (size_ == 1) return local;
   // Rows are numbered rank by rank, so the ranks' pieces follow each other in global order.
@@ -300,28 +311,17 @@ void Tableau::set_jacobian_values(std::span<const double> values) {
   if (values.size() != static_cast<std::size_t>(n_nonzeros_))
     throw std::invalid_argument(std::to_string(values.size()) + " Jacobian entries for a pattern of " +
                                 std::to_string(n_nonzeros_));
-  // The pattern row by row (MatGetRow with all three outputs: PETSc 3.18's AIJ reports no
-  // entries when the values are not asked for).
-  std::vector<std::vector<PetscInt>> columns(static_cast<std::size_t>(n_owned()));
-  long local = 0;
-  for (PetscInt row = first_; row < last_; ++row) {
-    PetscInt n = 0;
-    const PetscInt* cols = nullptr;
-    const PetscScalar* old = nullptr;
-    check(MatGetRow(jacobian_, row, &n, &cols, &old), "MatGetRow");
-    columns[static_cast<std::size_t>(row - first_)].assign(cols, cols + n);
-    check(MatRestoreRow(jacobian_, row, &n, &cols, &old), "MatRestoreRow");
-    local += n;
-  }
+  const auto local = static_cast<long>(pattern_columns_.size());
   long offset = 0;
   MPI_Exscan(&local, &offset, 1, MPI_LONG, MPI_SUM, comm_);
   if (rank_ == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
   for (PetscInt row = first_; row < last_; ++row) {
-    const std::vector<PetscInt>& cols = columns[static_cast<std::size_t>(row - first_)];
-    const auto n = static_cast<PetscInt>(cols.size());
+    const PetscInt begin = pattern_offsets_[static_cast<std::size_t>(row - first_)];
+    const PetscInt n = pattern_offsets_[static_cast<std::size_t>(row - first_) + 1] - begin;
     // The matrix is column-oriented for the element stamps; one row is the same either way.
-    check(MatSetValues(jacobian_, 1, &row, n, cols.data(), values.data() + offset, INSERT_VALUES), "MatSetValues");
-    offset += n;
+    check(MatSetValues(jacobian_, 1, &row, n, pattern_columns_.data() + begin, values.data() + offset + begin,
+                       INSERT_VALUES),
+          "MatSetValues");
   }
   check(MatAssemblyBegin(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
   check(MatAssemblyEnd(jacobian_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");

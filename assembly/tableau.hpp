@@ -81,6 +81,7 @@ class Tableau {
   fem::DofMap local_map_;  // block -> index in the gathered local array (MPI only)
   std::vector<std::size_t> local_elements_;  ///< in the model's order (outputs, energies)
   std::vector<std::pair<PetscInt, std::size_t>> stamp_order_;  ///< (first row, element), by row
+  std::vector<PetscInt> pattern_offsets_, pattern_columns_;  ///< owned rows' global columns (CSR)
   std::vector<std::int32_t> row_block_;    // global row -> block index
   std::vector<std::int8_t> row_component_;
   MatHandle jacobian_;

@@ -270,7 +270,19 @@ NewtonReport Newton::iterate(const fem::StepState& context, Vec u, Start start) 
     // corrections: one from an earlier time element by starting the step again, one of this step
     // by full Newton from here on (the step is too nonlinear for a chord), and a diverging chord
     // correction is undone first.
-    if (!fresh && ((measured && theta > kept_jacobian_contraction) || kept_corrections >= max_kept_iterations)) {
+    const bool slow = measured && theta > kept_jacobian_contraction;
+    if (!fresh && !slow && kept_corrections >= max_kept_iterations) {
+      // Still contracting fast, only not yet below the margin: the iterate is good, the next
+      // correction comes from a Jacobian evaluated here (where a restart from the predictor took
+      // three more), and that Jacobian serves the next step; up to max_kept_iterations chord
+      // corrections may follow it.
+      report.kept_corrections += kept_corrections;
+      kept_corrections = 0;
+      fresh = true;
+      previous = d;
+      continue;
+    }
+    if (!fresh && slow) {
       if (old_jacobian_failed()) continue;
       full_newton = true;
       kept_fell_short_ = true;
