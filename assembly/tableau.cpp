@@ -30,7 +30,8 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
   // Nested dissection serves PETSc's own LU, which factors in the given order, and the parts of
   // an MPI run; the serial packages (SuperLU, KLU, UMFPACK, MUMPS) order for fill themselves, and
   // the model's own order keeps an assembly's writes close together in memory: falling chains of
-  // 1e4 / 1e5 bars took 222 / 3 035 ms per step in nested-dissection order, 184 / 2 535 in their own.
+  // 1e4 / 1e5 bars took 222 / 3 035 ms per step in nested-dissection order, 186 / 2 693 in their
+  // own (bench/README.md).
   const bool nested = size_ > 1 || model.analysis.linear_solver == "petsc";
   const BlockOrdering ordering = order_blocks(registry, graph, size_, nested);
   global_map_ = registry.numbering(ordering.order);

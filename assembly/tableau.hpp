@@ -10,8 +10,8 @@
 #include "fem/model.hpp"
 
 #include <span>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace catena::assembly {

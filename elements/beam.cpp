@@ -191,7 +191,8 @@ Eigen::Matrix<S, Beam::n_strains, 6> gradient_along_range(const Eigen::Matrix<S,
       for (int a = 0; a < 6; ++a) x2[i].d(a) = Inner(U(i, a));
     }
     const Eigen::Matrix<D2, n, 1> phi2 = deformations_from_end<D2>(x2, g);
-    const Eigen::Matrix<double, n, 12> grad = ad::jacobian(deformations_from_end<ad::Dual<12>>(ad::variables<12>(z), g));
+    const Eigen::Matrix<double, n, 12> grad =
+        ad::jacobian(deformations_from_end<ad::Dual<12>>(ad::variables<12>(z), g));
 
     Eigen::Matrix<S, n, 6> P;
     for (int i = 0; i < n; ++i) {
@@ -263,7 +264,8 @@ Eigen::Matrix<S, Beam::n_strains, 12> invariants_discrete_gradient(const Start& 
   Gd.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
   Gd.template block<3, 3>(0, 6 * k + 3) += own * fem::skew(d);
   std::array<M, 3> turn;
-  for (int j = 0; j < 3; ++j) turn[static_cast<std::size_t>(j)] = own * fem::skew(V(Sbar[static_cast<std::size_t>(o)].col(j)));
+  for (int j = 0; j < 3; ++j)
+    turn[static_cast<std::size_t>(j)] = own * fem::skew(V(Sbar[static_cast<std::size_t>(o)].col(j)));
   const V change = Gd.lazyProduct(u);
   const V spin = V(u.template segment<3>(6 * k + 3)) - V(u.template segment<3>(6 * o + 3));
   Eigen::Matrix<S, 6, 1> alpha;

@@ -333,8 +333,9 @@ std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradie
 /// and with g = J̄_a λ (δg = −½ (J_a1 λ)^ Γ_a δb_a) and the arm ā_a + d̄ (its variation
 /// ½ (δx_b − δx_a − a_b1^ Γ_b δb_b): the a_a1 terms cancel),
 ///   f = (g, (ā_a + d̄)^ g, −g, −ā_b^ g).
-/// The automatic differentiation of kinematics_and_gradient is its test oracle (the joints'
-/// tangent tests check both against central differences). `loaded` false: no node rows.
+/// The automatic differentiation of kinematics_and_gradient is its test oracle
+/// (Joint::stamp_by_automatic_differentiation; both are also checked against central
+/// differences). `loaded` false: no node rows.
 struct TranslationStep {
   Vec3 E1;
   Eigen::Matrix<double, 3, 12> dE, G;
