@@ -13,10 +13,10 @@
 ///   either may be returned.
 ///
 /// Every operator except the quaternion conversions is a template on the scalar type, so it can be
-/// differentiated with Eigen's forward automatic differentiation (Eigen::AutoDiffScalar, also
-/// nested for second derivatives; include <unsupported/Eigen/AutoDiff> before instantiating).
-/// Hence math functions are called unqualified after `using std::...` (ADL finds Eigen's
-/// overloads), branches test plain values (scalar_value), and sqrt is never taken of a quantity
+/// differentiated by forward automatic differentiation: the element kernels' dual numbers
+/// (elements/dual.hpp, nested for second derivatives), or Eigen's AutoDiffScalar.
+/// Hence math functions are called unqualified after `using std::...` (ADL finds the dual
+/// numbers' overloads), branches test plain values (scalar_value), and sqrt is never taken of a quantity
 /// that can be exactly zero: its derivative would be infinite there. Small angles use Taylor
 /// series in θ² instead of the closed forms, which would also lose digits by cancellation.
 #include "fem/types.hpp"
