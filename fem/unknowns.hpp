@@ -15,7 +15,6 @@ namespace catena::fem {
 enum class UnknownKind : std::uint8_t {
   Displacement,        ///< position increment over the time element [m]
   Rotation,            ///< incremental rotation vector [rad]
-  RelativeCoordinate,  ///< a joint's relative displacement [m] / rotation [rad]
   Multiplier,          ///< a joint's internal force [N] / moment [N m]
 };
 

@@ -87,7 +87,8 @@ class VtkWriter final : public solvers::Observer {
   VtkWriter& operator=(VtkWriter&&) noexcept;
 
   /// Writes the next results_NNNNN.vtu (under MPI: this rank's piece, and on rank 0 the .pvtu),
-  /// then replaces results.pvd (at most twice a second while frames come; always at the end). Under MPI collective: every rank gets the same frame. Throws
+  /// then replaces results.pvd (at most twice a second while frames come; always at the end).
+  /// Under MPI collective: every rank gets the same frame. Throws
   /// std::invalid_argument when `frame.states` does not hold one state per node,
   /// std::runtime_error when a file cannot be written (under MPI on every rank when any fails).
   void on_frame(const solvers::Frame& frame) override;

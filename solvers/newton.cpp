@@ -34,7 +34,8 @@ void configure_direct_solve(KSP ksp, const char* package) {
   check(KSPGetPC(ksp, &pc), "KSPGetPC");
   check(PCSetType(pc, PCLU), "PCSetType");
   check(PCFactorSetMatSolverType(pc, package), "PCFactorSetMatSolverType");
-  // The tableau is already ordered with METIS_NodeND: keep that order where the package allows.
+  // For PETSc's own LU the tableau is ordered with METIS_NodeND (Tableau): keep that order; the
+  // other packages order for fill themselves.
   check(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL), "PCFactorSetMatOrderingType");
   // The multiplier rows have zero diagonals, so MUMPS delays pivots beyond its estimate: at 9 000
   // unknowns (a chain of 1 000 bars) the default 20 % of extra workspace ends in INFO(1) = -9.
@@ -84,8 +85,9 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     check(VecGetArray(inverse_scale_, &s), "VecGetArray");
     for (PetscInt i = 0; i < tableau.n_owned(); ++i) {
       const fem::UnknownKind kind = tableau.row_kind(tableau.first_owned() + i);
-      const bool length = kind == fem::UnknownKind::Displacement || kind == fem::UnknownKind::RelativeCoordinate;
-      s[i] = kind == fem::UnknownKind::Multiplier ? 0.0 : length ? 1.0 / length_scale : 1.0;
+      s[i] = kind == fem::UnknownKind::Multiplier     ? 0.0
+             : kind == fem::UnknownKind::Displacement ? 1.0 / length_scale
+                                                      : 1.0;
     }
     check(VecRestoreArray(inverse_scale_, &s), "VecRestoreArray");
   }
@@ -266,10 +268,9 @@ NewtonReport Newton::iterate(const fem::StepState& context, Vec u, Start start) 
       describe_residual(report);
       return finish(false, "no convergence within " + std::to_string(fresh_corrections) + " Newton iterations");
     }
-    // A kept Jacobian is replaced when it contracts too slowly or has not converged within a few
-    // corrections: one from an earlier time element by starting the step again, one of this step
-    // by full Newton from here on (the step is too nonlinear for a chord), and a diverging chord
-    // correction is undone first.
+    // A kept Jacobian that contracts too slowly is replaced: one from an earlier time element by
+    // starting the step again, one of this step by full Newton from here on (the step is too
+    // nonlinear for a chord), and a diverging chord correction is undone first.
     const bool slow = measured && theta > kept_jacobian_contraction;
     if (!fresh && !slow && kept_corrections >= max_kept_iterations) {
       // Still contracting fast, only not yet below the margin: the iterate is good, the next

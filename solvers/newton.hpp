@@ -1,17 +1,19 @@
 #pragma once
 /// Newton iteration over one time element: analytic Jacobian from the tableau, a pivoting sparse
-/// direct solve (KSPPREONLY + PCLU; by default SuperLU on one rank, MUMPS on several), and an error estimate
-/// checked within every step (docs/architecture.md, "Newton and its convergence test").
+/// direct solve (KSPPREONLY + PCLU; by default SuperLU on one rank, MUMPS on several), and an
+/// error estimate checked within every step (docs/architecture.md, "Newton and its convergence
+/// test").
 ///
 /// Corrections are measured as d_k = max_i |δu_i| / s_i, with s_i the scale of unknown i: the
-/// model's length scale L for displacements and relative coordinates [m], 1 rad for rotations;
+/// model's length scale L for displacements [m], 1 rad for rotations;
 /// multipliers are left out (newton.cpp says why). After correction k a step is accepted when
 ///
-///   (a) k ≥ 2, the contraction θ_k = d_k / d_{k−1} is below 1 and θ_k/(1 − θ_k) d_k ≤ tol
-///       (the distance to the solution left by a contraction θ: a bound for fresh and for kept
-///       Jacobians alike), or
-///   (b) δu_k came from a Jacobian evaluated at the iterate it corrected (a full Newton step)
-///       and d_k ≤ tol: Newton converges quadratically, so an error of order (tol·L)²/L remains.
+///   (a) δu_k came from a Jacobian evaluated at the iterate it corrected (a full Newton step)
+///       and d_k ≤ tol: Newton converges quadratically, so an error of order (tol·L)²/L remains;
+///       or
+///   (b) δu_k came from a kept Jacobian, k ≥ 2, the contraction θ_k = d_k / d_{k−1} is below 1,
+///       θ_k/(1 − θ_k) d_k ≤ tol (the distance to the solution left by a contraction θ), and
+///       d_k ≤ `kept_correction_margin` · tol (a kept Jacobian can hide a slow component).
 ///
 /// Either way the bound is verified within the step, on that step's own corrections; a residual
 /// that is exactly zero converges at once. A residual tolerance would not work for stiff models:
@@ -21,10 +23,12 @@
 /// and the Jacobian together. With `JacobianPolicy::Reuse` the factored Jacobian is kept across
 /// iterations and time elements (a chord, or simplified, Newton method) as long as it contracts
 /// well: a fresh one is evaluated and factored when the contraction of a kept one exceeds
-/// `kept_jacobian_contraction`, after `max_kept_iterations` corrections of a step without
-/// convergence, and whenever h, the scheme or the matrix changed. `Fresh` evaluates it at every
-/// iteration (static and equilibrium solves). PETSc options on the command line (after `--`)
-/// configure the linear solver (`-pc_factor_mat_solver_type`, `-mat_mumps_icntl_*`, ...).
+/// `kept_jacobian_contraction` (one from an earlier step: the step starts again from its
+/// predictor; one of this step: full Newton follows), at the iterate after `max_kept_iterations`
+/// chord corrections that still contract fast, and whenever h, the scheme or the matrix changed.
+/// `Fresh` evaluates it at every iteration (static and equilibrium solves). PETSc options on the
+/// command line (after `--`) configure the linear solver (`-pc_factor_mat_solver_type`,
+/// `-mat_mumps_icntl_*`, ...).
 #include "assembly/tableau.hpp"
 
 #include <petscksp.h>
