@@ -13,7 +13,10 @@
 ///       or
 ///   (b) δu_k came from a kept Jacobian, k ≥ 2, the contraction θ_k = d_k / d_{k−1} is below 1,
 ///       θ_k/(1 − θ_k) d_k ≤ tol (the distance to the solution left by a contraction θ), and
-///       d_k ≤ `kept_correction_margin` · tol (a kept Jacobian can hide a slow component).
+///       d_k ≤ `kept_correction_margin` · tol (a kept Jacobian can hide a slow component); one
+///       more chord correction from the residual at the accepted iterate then follows, kept when
+///       it is smaller than d_k: the residual left does work over the step (the step's energy
+///       error), and this shrinks it once more for one residual evaluation.
 ///
 /// Either way the bound is verified within the step, on that step's own corrections; a residual
 /// that is exactly zero converges at once. A residual tolerance would not work for stiff models:
@@ -23,9 +26,10 @@
 /// and the Jacobian together. With `JacobianPolicy::Reuse` the factored Jacobian is kept across
 /// iterations and time elements (a chord, or simplified, Newton method) as long as it contracts
 /// well: a fresh one is evaluated and factored when the contraction of a kept one exceeds
-/// `kept_jacobian_contraction` (one from an earlier step: the step starts again from its
-/// predictor; one of this step: full Newton follows), at the iterate after `max_kept_iterations`
-/// chord corrections that still contract fast, and whenever h, the scheme or the matrix changed.
+/// `kept_jacobian_contraction` (one from an earlier step: at the iterate it reached, or from the
+/// predictor again when its corrections grow; one of this step: full Newton follows), at the
+/// iterate after `max_kept_iterations` chord corrections that still contract fast, and whenever
+/// h, the scheme or the matrix changed.
 /// `Fresh` evaluates it at every iteration (static and equilibrium solves). PETSc options on the
 /// command line (after `--`) configure the linear solver (`-pc_factor_mat_solver_type`,
 /// `-mat_mumps_icntl_*`, ...).

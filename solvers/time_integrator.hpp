@@ -128,7 +128,13 @@ class TimeIntegrator {
 
  private:
   [[nodiscard]] fem::StepState context(double t, double h) const;
-  void predict(double t, double h, Vec u) const;
+  /// The starting values of a step's unknowns. `extrapolate`: dynamic steps after the first take
+  /// the last step's acceleration into account (time_integrator.cpp); false: constant velocity.
+  void predict(double t, double h, Vec u, bool extrapolate = true) const;
+  /// Whether predict(…, extrapolate) uses the last step's acceleration: a dynamic step after one.
+  [[nodiscard]] bool extrapolates(bool extrapolate) const {
+    return extrapolate && model_->analysis.type != fem::AnalysisType::Static && last_increment_h_ > 0.0;
+  }
   void commit(double t, double h, Vec u);
   void commit(fem::StepState s, Vec u);
   /// Models with joints: brings a mechanism near its static equilibrium with its multipliers
