@@ -307,7 +307,9 @@ NewtonReport Newton::iterate(const fem::StepState& context, Vec u, Start start) 
     if (!fresh && slow) {
       // A Jacobian from an earlier step whose corrections grow may have led away from the
       // solution from its first correction on: the step starts again from its predictor. One that
-      // still contracts, only slowly, is replaced at the iterate it reached.
+      // still contracts, only slowly, goes on (up to max_kept_iterations corrections, then it is
+      // replaced at the iterate) and the next step starts with a fresh one. (Replacing it at once
+      // at its iterate cost the flexible pendulum 1 382 Jacobians instead of 744.)
       const bool old_jacobian = start == Start::KeptJacobian && fresh_corrections == 0;
       if (old_jacobian && theta >= 1.0 && old_jacobian_failed()) continue;
       // A Jacobian of this step that contracts slowly: the step is too nonlinear for a chord.

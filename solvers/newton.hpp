@@ -26,10 +26,10 @@
 /// and the Jacobian together. With `JacobianPolicy::Reuse` the factored Jacobian is kept across
 /// iterations and time elements (a chord, or simplified, Newton method) as long as it contracts
 /// well: a fresh one is evaluated and factored when the contraction of a kept one exceeds
-/// `kept_jacobian_contraction` (one from an earlier step: at the iterate it reached, or from the
-/// predictor again when its corrections grow; one of this step: full Newton follows), at the
-/// iterate after `max_kept_iterations` chord corrections that still contract fast, and whenever
-/// h, the scheme or the matrix changed.
+/// `kept_jacobian_contraction` (one from an earlier step: at the iterate after
+/// `max_kept_iterations` corrections, or from the predictor again when its corrections grow; one
+/// of this step: full Newton follows), at the iterate after `max_kept_iterations` chord
+/// corrections that still contract fast, and whenever h, the scheme or the matrix changed.
 /// `Fresh` evaluates it at every iteration (static and equilibrium solves). PETSc options on the
 /// command line (after `--`) configure the linear solver (`-pc_factor_mat_solver_type`,
 /// `-mat_mumps_icntl_*`, ...).
