@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace catena::assembly {
 
@@ -145,6 +146,17 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
   MatInfo info;
   check(MatGetInfo(jacobian_, MAT_GLOBAL_SUM, &info), "MatGetInfo");
   n_nonzeros_ = static_cast<long>(info.nz_used);
+  // Serial stamps go straight into the matrix's values when its rows are exactly the pattern.
+  if (size_ == 1) {
+    PetscInt n = 0;
+    const PetscInt *ia = nullptr, *ja = nullptr;
+    PetscBool done = PETSC_FALSE;
+    check(MatGetRowIJ(jacobian_, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done), "MatGetRowIJ");
+    csr_values_direct_ = done == PETSC_TRUE && n == n_owned() &&
+                         std::equal(ia, ia + n + 1, pattern_offsets_.begin(), pattern_offsets_.end()) &&
+                         std::equal(ja, ja + ia[n], pattern_columns_.begin(), pattern_columns_.end());
+    check(MatRestoreRowIJ(jacobian_, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done), "MatRestoreRowIJ");
+  }
 
   if (size_ > 1) {
     // Ghost scatter: the trial values this rank's elements read, in a local sequential vector.
@@ -233,26 +245,68 @@ void assemble_with(Vec f, Mat J, const Stamp& stamp) {
   finish();
 }
 
+/// The owned part of a vector's array, checked out for one assembly.
+class OwnedArray {
+ public:
+  explicit OwnedArray(Vec v) : v_(v) { check(VecGetArray(v, &a_), "VecGetArray"); }
+  OwnedArray(const OwnedArray&) = delete;
+  OwnedArray& operator=(const OwnedArray&) = delete;
+  ~OwnedArray() { (void)VecRestoreArray(v_, &a_); }
+  [[nodiscard]] PetscScalar* get() const { return a_; }
+
+ private:
+  Vec v_;
+  PetscScalar* a_ = nullptr;
+};
+
+/// The values of a sequential AIJ matrix, checked out for one assembly.
+class CsrValues {
+ public:
+  explicit CsrValues(Mat J) : J_(J) { check(MatSeqAIJGetArray(J, &a_), "MatSeqAIJGetArray"); }
+  CsrValues(const CsrValues&) = delete;
+  CsrValues& operator=(const CsrValues&) = delete;
+  ~CsrValues() { (void)MatSeqAIJRestoreArray(J_, &a_); }
+  [[nodiscard]] PetscScalar* get() const { return a_; }
+
+ private:
+  Mat J_;
+  PetscScalar* a_ = nullptr;
+};
+
 }  // namespace
 
+void Tableau::stamp_into(const fem::StepState& context, Vec x, Vec f, Mat J) {
+  std::optional<OwnedArray> owned;
+  std::optional<OwnedRowsResidualSink> residual;
+  fem::NullResidualSink no_residual;
+  if (f) {
+    owned.emplace(f);
+    residual.emplace(f, owned->get(), first_, last_, global_map_);
+  }
+  fem::ResidualSink& r = f ? static_cast<fem::ResidualSink&>(*residual) : no_residual;
+  fem::NullJacobianSink no_jacobian;
+  if (!J) return stamp_local_elements(context, x, r, no_jacobian);
+  if (J == jacobian_.get() && csr_values_direct_) {
+    const CsrValues values(J);
+    CsrJacobianSink j(values.get(), pattern_offsets_, pattern_columns_, global_map_);
+    return stamp_local_elements(context, x, r, j);
+  }
+  PetscJacobianSink j(J, global_map_);
+  stamp_local_elements(context, x, r, j);
+}
+
 void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
-  PetscResidualSink r(f, global_map_);
-  fem::NullJacobianSink none;
-  assemble_with(f, nullptr, [&] { stamp_local_elements(context, x, r, none); });
+  assemble_with(f, nullptr, [&] { stamp_into(context, x, f, nullptr); });
 }
 
 void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
-  fem::NullResidualSink none;
-  PetscJacobianSink j(J, global_map_);
   ++matrix_assemblies_;
-  assemble_with(nullptr, J, [&] { stamp_local_elements(context, x, none, j); });
+  assemble_with(nullptr, J, [&] { stamp_into(context, x, nullptr, J); });
 }
 
 void Tableau::assemble(const fem::StepState& context, Vec x, Vec f, Mat J) {
-  PetscResidualSink r(f, global_map_);
-  PetscJacobianSink j(J, global_map_);
   ++matrix_assemblies_;
-  assemble_with(f, J, [&] { stamp_local_elements(context, x, r, j); });
+  assemble_with(f, J, [&] { stamp_into(context, x, f, J); });
 }
 
 void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M, Mat D) {

@@ -67,6 +67,9 @@ class Tableau {
   /// Points `context` at this rank's view of x (no copy in serial).
   fem::StepState local_view(const fem::StepState& context, Vec x);
   void restore_view(Vec x);
+  /// Stamps this rank's elements into f and/or J (either may be null) through the fastest sinks
+  /// that fit: owned rows straight into f's array, and serially J's values straight into its CSR.
+  void stamp_into(const fem::StepState& context, Vec x, Vec f, Mat J);
   /// Runs `stamp` of every element this rank evaluates, at the trial state x.
   void stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j);
 
@@ -82,6 +85,7 @@ class Tableau {
   std::vector<std::size_t> local_elements_;  ///< in the model's order (outputs, energies)
   std::vector<std::pair<PetscInt, std::size_t>> stamp_order_;  ///< (first row, element), by row
   std::vector<PetscInt> pattern_offsets_, pattern_columns_;  ///< owned rows' global columns (CSR)
+  bool csr_values_direct_ = false;  ///< serial, and the matrix's own CSR is exactly the pattern
   std::vector<std::int32_t> row_block_;    // global row -> block index
   std::vector<std::int8_t> row_component_;
   MatHandle jacobian_;

@@ -143,5 +143,38 @@ TEST(Tableau, OnePassGivesTheResidualAndJacobianOfTwoAndValuesRoundTrip) {
   EXPECT_THROW(t.set_jacobian_values(std::vector<double>(3, 1.0)), std::invalid_argument);
 }
 
+/// Declares its node's own coupling only, then stamps a coupling to another node as well.
+class StampsOutsideItsCouplings final : public fem::Element {
+ public:
+  StampsOutsideItsCouplings(const std::vector<fem::Node>& nodes, fem::NodeId a, fem::NodeId b)
+      : Element("rogue"), a_(nodes[a.index].displacement), b_(nodes[b.index].displacement) {}
+  std::string_view kind() const override { return "rogue"; }
+  void declare(fem::UnknownRegistry& registry) override { registry.couple({a_}); }
+  void stamp(const fem::StepState&, fem::ResidualSink&, fem::JacobianSink& j) const override {
+    j.add<3, 3>(a_, b_, fem::Mat3::Identity());
+  }
+
+ private:
+  fem::BlockId a_, b_;
+};
+
+TEST(Tableau, AStampOutsideTheDeclaredPatternIsAnError) {
+  fem::Model m;
+  m.add_node("a", Vec3(0, 0, 0));
+  m.add_node("b", Vec3(1, 0, 0));
+  m.add_node("c", Vec3(2, 0, 0));
+  m.add_element<elements::Truss>("ab", m.nodes, fem::NodeId{0}, fem::NodeId{1}, elements::TrussSection{1e5}, 1.0);
+  m.add_element<elements::Truss>("bc", m.nodes, fem::NodeId{1}, fem::NodeId{2}, elements::TrussSection{1e5}, 1.0);
+  m.add_element<StampsOutsideItsCouplings>(m.nodes, fem::NodeId{0}, fem::NodeId{2});  // a and c never couple
+  m.update_length_scale();
+  Tableau t(m, PETSC_COMM_WORLD);
+  const fem::StepState context{0.0, 1e-2, fem::TimeScheme::Midpoint, m.nodes, m.initial_state, {}, nullptr};
+  VecHandle x = t.create_vector();
+  ASSERT_EQ(VecZeroEntries(x), 0);
+  EXPECT_THROW(t.assemble_jacobian(context, x, t.jacobian()), PetscFailure);
+  // The matrix stays usable: the same tableau assembles again (and throws again).
+  EXPECT_THROW(t.assemble_jacobian(context, x, t.jacobian()), PetscFailure);
+}
+
 }  // namespace
 }  // namespace catena::assembly
