@@ -21,6 +21,11 @@ struct StepState {
   /// Static stamping only: multiplies every load and weight. Load stepping at a fixed time
   /// (the equilibrium that starts a dynamic run) raises it from 0 to 1; otherwise it is 1.
   double load_factor = 1.0;
+  /// Set by Newton when its corrections stall below the tolerance but above what its test needs:
+  /// an element whose residual subtracts nearly equal quantities (the beam's change of
+  /// deformations over the step) then evaluates them in extended precision, which lowers the
+  /// rounding noise that stalled the corrections. Both modes compute the same residual to rounding.
+  bool precise = false;
 
   [[nodiscard]] double t_end() const { return t_n + h; }
 

@@ -16,7 +16,11 @@
 ///       d_k ≤ `kept_correction_margin` · tol (a kept Jacobian can hide a slow component); one
 ///       more chord correction from the residual at the accepted iterate then follows, kept when
 ///       it is smaller than d_k: the residual left does work over the step (the step's energy
-///       error), and this shrinks it once more for one residual evaluation.
+///       error), and this shrinks it once more for one residual evaluation. Chord corrections
+///       that stall below tol (contraction above `stalled_contraction`) are at the residual's
+///       rounding noise: from there on the step's residuals are evaluated precisely
+///       (fem::StepState::precise) and the chord goes on, instead of a fresh Jacobian whose only
+///       use would be to certify the noise.
 ///
 /// Either way the bound is verified within the step, on that step's own corrections; a residual
 /// that is exactly zero converges at once. A residual tolerance would not work for stiff models:
@@ -104,6 +108,9 @@ class Newton {
   /// (newton.cpp says why). With 1 the free-flying chain (stiff trusses turning 0.3 rad per step)
   /// lost energy at 3.5e-8 of its kinetic energy; with 1e-2 it keeps it to 1e-10 like full Newton.
   static constexpr double kept_correction_margin = 1e-2;
+  /// Chord corrections below the tolerance that shrink by less than this factor have stalled at
+  /// the residual's rounding noise: the step asks for precise residuals (fem::StepState::precise).
+  static constexpr double stalled_contraction = 0.5;
 
   Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings);
   Newton(const Newton&) = delete;

@@ -20,13 +20,14 @@ struct TrialState {
   double t_n = 0.0, h = 0.1;
   fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
   double load_factor = 1.0;  ///< static stamping only (fem::StepState::load_factor)
+  bool precise = false;      ///< fem::StepState::precise
 
   explicit TrialState(const fem::Model& m)
       : map(m.registry.sequential_numbering()),
         trial(static_cast<std::size_t>(m.registry.n_free_dofs()), 0.0),
         committed(m.initial_state) {}
   [[nodiscard]] fem::StepState view(const fem::Model& m) const {
-    return fem::StepState{t_n, h, scheme, m.nodes, committed, trial, &map, load_factor};
+    return fem::StepState{t_n, h, scheme, m.nodes, committed, trial, &map, load_factor, precise};
   }
 };
 
