@@ -446,7 +446,8 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
   const std::array<fem::BlockId, 4> blocks{displacement_[0], rotation_[0], displacement_[1], rotation_[1]};
   if (j.wanted()) {
     const auto x = ad::variables<12>(u);
-    const Eigen::Matrix<ad::Dual<12>, 12, 1> f = internal_force(st, x, g, K_, section_.damping_time, s.scheme, s.h, s.precise);
+    const Eigen::Matrix<ad::Dual<12>, 12, 1> f =
+        internal_force(st, x, g, K_, section_.damping_time, s.scheme, s.h, s.precise);
     const Vec12 v = ad::values(f);
     const Mat12 J = ad::jacobian(f);
     for (int p = 0; p < 4; ++p) {

@@ -254,9 +254,10 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
     const bool measured = std::isfinite(previous);
     const double theta = measured ? d / previous : 0.0;
     if (monitor_)
-      PetscPrintf(tableau_->comm(), "newton t %.9g h %.3g iteration %d %s%s |f| %.3e correction %.3e contraction %.3e\n",
-                  context.t_n, context.h, report.iterations, fresh ? "fresh" : "kept ", context.precise ? " precise" : "",
-                  norm, d, theta);
+      PetscPrintf(tableau_->comm(),
+                  "newton t %.9g h %.3g iteration %d %s%s |f| %.3e correction %.3e contraction %.3e\n", context.t_n,
+                  context.h, report.iterations, fresh ? "fresh" : "kept ", context.precise ? " precise" : "", norm, d,
+                  theta);
     if (fresh && d <= settings_.tolerance) return finish(true, "full Newton correction below the tolerance");
     // A kept Jacobian can hide a slowly converging component under fast ones (a stiff member
     // turned since it was evaluated: its contraction looks small until the fast part is gone), so
@@ -289,7 +290,7 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
     // the residual's rounding noise (a spinning beam's: fem::StepState::precise): the elements
     // are asked for precise residuals from here on, and the chord goes on from this iterate
     // with its contraction measured afresh, instead of a fresh Jacobian only to certify the noise
-    // (the spin-up beam: 5 090 Jacobians → 2 7xx).
+    // (the spin-up beam: 5 090 Jacobians → 4 153).
     if (!fresh && measured && theta > stalled_contraction && d <= settings_.tolerance && !context.precise) {
       context.precise = true;
       report.kept_corrections += kept_corrections;
