@@ -21,6 +21,7 @@ class Tableau {
   Tableau(const fem::Model& model, MPI_Comm comm);
 
   [[nodiscard]] MPI_Comm comm() const { return comm_; }
+  [[nodiscard]] const fem::Model& model() const { return *model_; }
   [[nodiscard]] PetscInt n_global() const { return n_global_; }
   [[nodiscard]] PetscInt n_owned() const { return last_ - first_; }
   [[nodiscard]] PetscInt first_owned() const { return first_; }

@@ -95,6 +95,8 @@ class Beam final : public fem::Element {
   std::string_view kind() const override { return "beam"; }
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
+  /// The change of deformations over the step in long double (beam.cpp: change_of_deformations).
+  [[nodiscard]] bool has_precise_residual() const override { return true; }
   void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
   /// The lumped masses: ρA L/2 and the rotary inertia at each node.

@@ -99,6 +99,10 @@ class Element {
   /// std::invalid_argument when `in` is too short.
   virtual void restore_history(std::span<const double>& /*in*/) {}
 
+  /// Whether `stamp` evaluates its residual more precisely when StepState::precise asks for it
+  /// (Newton asks only when some element does).
+  [[nodiscard]] virtual bool has_precise_residual() const { return false; }
+
   /// Starting values of the element's own unknowns for the step [t_n, t_n + h] (node unknowns are
   /// the integrator's). Unset unknowns start at zero.
   virtual void predict(const StepState&, PredictionSink&) const {}

@@ -98,6 +98,8 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   PetscBool monitor = PETSC_FALSE;
   check(PetscOptionsHasName(nullptr, nullptr, "-newton_monitor", &monitor), "PetscOptionsHasName");
   monitor_ = monitor == PETSC_TRUE;
+  // Every rank holds every element: the answer is the same on all of them.
+  for (const auto& e : tableau.model().elements) precise_residuals_ = precise_residuals_ || e->has_precise_residual();
 }
 
 bool Newton::kept_jacobian_fits(const fem::StepState& context) const {
@@ -291,7 +293,8 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
     // are asked for precise residuals from here on, and the chord goes on from this iterate
     // with its contraction measured afresh, instead of a fresh Jacobian only to certify the noise
     // (the spin-up beam: 5 090 Jacobians → 4 153).
-    if (!fresh && measured && theta > stalled_contraction && d <= settings_.tolerance && !context.precise) {
+    if (precise_residuals_ && !context.precise && !fresh && measured && theta > stalled_contraction &&
+        d <= settings_.tolerance) {
       context.precise = true;
       report.kept_corrections += kept_corrections;
       kept_corrections = 0;

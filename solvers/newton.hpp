@@ -157,6 +157,7 @@ class Newton {
   NewtonCounters counters_;
   Vec shift_ = nullptr;
   bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
+  bool precise_residuals_ = false;  ///< some element evaluates precisely when asked (fem::Element)
   // The kept Jacobian: valid flag, the step it was evaluated for, the tableau's assembly count.
   bool kept_ = false;
   bool kept_fell_short_ = false;  ///< the last step had to replace its kept Jacobian
