@@ -258,11 +258,17 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
     // The contraction of this correction against the last; unknown for the first of a start.
     const bool measured = std::isfinite(previous);
     const double theta = measured ? d / previous : 0.0;
-    if (monitor_)
+    if (monitor_) {
+      // Where the largest scaled correction is: the unknown that decides convergence.
+      check(VecAbs(scratch_), "VecAbs");
+      PetscInt row = -1;
+      PetscReal largest = 0.0;
+      check(VecMax(scratch_, &row, &largest), "VecMax");
       PetscPrintf(tableau_->comm(),
-                  "newton t %.9g h %.3g iteration %d %s%s |f| %.3e correction %.3e contraction %.3e\n", context.t_n,
-                  context.h, report.iterations, fresh ? "fresh" : "kept ", context.precise ? " precise" : "", norm, d,
-                  theta);
+                  "newton t %.9g h %.3g iteration %d %s%s |f| %.3e correction %.3e contraction %.3e at %s\n",
+                  context.t_n, context.h, report.iterations, fresh ? "fresh" : "kept ", context.precise ? " precise" : "",
+                  norm, d, theta, tableau_->row_name(row).c_str());
+    }
     if (fresh && d <= settings_.tolerance) return finish(true, "full Newton correction below the tolerance");
     // A kept Jacobian can hide a slowly converging component under fast ones (a stiff member
     // turned since it was evaluated: its contraction looks small until the fast part is gone), so
