@@ -1,6 +1,6 @@
 #pragma once
 /// The fem sinks implemented on PETSc: blocks map to global rows through the tableau's DofMap,
-/// fixed components (-1) are skipped by PETSc itself, values are added (ADD_VALUES).
+/// fixed components (-1) are skipped, values are added.
 #include "assembly/petsc_handle.hpp"
 #include "fem/sinks.hpp"
 #include "fem/unknowns.hpp"
@@ -13,18 +13,6 @@
 namespace catena::assembly {
 
 static_assert(std::is_same_v<PetscInt, fem::Dof>, "PETSc index type must match fem::Dof");
-
-class PetscResidualSink final : public fem::ResidualSink {
- public:
-  PetscResidualSink(Vec f, const fem::DofMap& map) : f_(f), map_(&map) {}
-  void add(fem::BlockId b, const double* values, int n) override {
-    check(VecSetValues(f_, n, map_->dofs(b).data(), values, ADD_VALUES), "VecSetValues");
-  }
-
- private:
-  Vec f_;
-  const fem::DofMap* map_;
-};
 
 /// Adds the owned rows straight into the vector's array (checked out by the caller for the whole
 /// assembly) and only the other ranks' rows through VecSetValues: per value, VecSetValues costs a

@@ -245,33 +245,25 @@ void assemble_with(Vec f, Mat J, const Stamp& stamp) {
   finish();
 }
 
-/// The owned part of a vector's array, checked out for one assembly.
-class OwnedArray {
+/// A PETSc object's values checked out for one assembly (Get/Restore a pair of PETSc's array
+/// accessors), returned even when a stamp throws.
+template <class Object, PetscErrorCode (*Get)(Object, PetscScalar**), PetscErrorCode (*Restore)(Object, PetscScalar**)>
+class CheckedOutArray {
  public:
-  explicit OwnedArray(Vec v) : v_(v) { check(VecGetArray(v, &a_), "VecGetArray"); }
-  OwnedArray(const OwnedArray&) = delete;
-  OwnedArray& operator=(const OwnedArray&) = delete;
-  ~OwnedArray() { (void)VecRestoreArray(v_, &a_); }
+  explicit CheckedOutArray(Object object) : object_(object) { check(Get(object, &a_), "checking out PETSc values"); }
+  CheckedOutArray(const CheckedOutArray&) = delete;
+  CheckedOutArray& operator=(const CheckedOutArray&) = delete;
+  ~CheckedOutArray() { (void)Restore(object_, &a_); }
   [[nodiscard]] PetscScalar* get() const { return a_; }
 
  private:
-  Vec v_;
+  Object object_;
   PetscScalar* a_ = nullptr;
 };
-
-/// The values of a sequential AIJ matrix, checked out for one assembly.
-class CsrValues {
- public:
-  explicit CsrValues(Mat J) : J_(J) { check(MatSeqAIJGetArray(J, &a_), "MatSeqAIJGetArray"); }
-  CsrValues(const CsrValues&) = delete;
-  CsrValues& operator=(const CsrValues&) = delete;
-  ~CsrValues() { (void)MatSeqAIJRestoreArray(J_, &a_); }
-  [[nodiscard]] PetscScalar* get() const { return a_; }
-
- private:
-  Mat J_;
-  PetscScalar* a_ = nullptr;
-};
+/// The owned part of a vector's array.
+using OwnedArray = CheckedOutArray<Vec, VecGetArray, VecRestoreArray>;
+/// The values of a sequential AIJ matrix, in the order of its CSR.
+using CsrValues = CheckedOutArray<Mat, MatSeqAIJGetArray, MatSeqAIJRestoreArray>;
 
 }  // namespace
 

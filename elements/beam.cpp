@@ -222,21 +222,7 @@ Eigen::Matrix<S, Beam::n_strains, 6> gradient_along_range(const Eigen::Matrix<S,
 /// 17 s at Δt = 0.0025; 1e-12 gives none.
 inline constexpr double invariant_regularization = 1e-12;
 
-/// The discrete gradient G of ε over the step u, G u = Δε (to the regularization), through
-/// invariants: ε = φ_k(z_k) with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end;
-/// d = x_b + R_b o_b − x_a − R_a o_a), G = G_φk G_zk. The end k is chosen by the geometry, not by
-/// the node order (Beam's constructor: the end with the lexicographically smaller reference
-/// point), so that the forces do not depend on the order of the nodes. G_zk is exact in closed
-/// form because z_k is bilinear in positions and triads: with the Cayley step, ΔR = b̂ R̄ (R̄ the
-/// average of R_n and R_{n+1}), so
-///   Δ(S_kᵀ d) = S̄_kᵀ [Δx_b − Δx_a − (R̄_b o_b) × b_b + (R̄_a o_a) × b_a − b_k × d̄],
-///   Δ(S_kᵀ S_o) e_j = S̄_kᵀ (S̄_o e_j) × (b_k − b_o),
-/// and G_zk annihilates every rigid mode of the middle configuration (equal b, Δx = t + b × x̄): the
-/// forces Gᵀσ have no resultant and no moment, so momenta are kept exactly. G_φk is Gonzalez's
-/// discrete gradient of φ_k in z-space, ∇φ_k at the middle configuration plus the miss
-/// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉); regularized: invariant_regularization).
-/// Unlike a correction along the deformational part of u, its size follows Δz, the change of the
-/// beam's shape: a spinning, nearly rigid beam gets a tiny correction, smooth enough for Newton.
+/// The discrete gradient G = G_φ Vᵀ of invariants_discrete_gradient, kept in its two factors.
 template <class S>
 struct FactoredGradient {
   Eigen::Matrix<S, Beam::n_strains, 6> Gphi;  ///< G_φ U, in α's coordinates (with the correction)
@@ -253,11 +239,25 @@ struct FactoredGradient {
   }
 };
 
+/// The discrete gradient G of ε over the step u, G u = Δε (to the regularization), through
+/// invariants: ε = φ_k(z_k) with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end;
+/// d = x_b + R_b o_b − x_a − R_a o_a), G = G_φk G_zk. The end k is chosen by the geometry, not by
+/// the node order (Beam's constructor: the end with the lexicographically smaller reference
+/// point), so that the forces do not depend on the order of the nodes. G_zk is exact in closed
+/// form because z_k is bilinear in positions and triads: with the Cayley step, ΔR = b̂ R̄ (R̄ the
+/// average of R_n and R_{n+1}), so
+///   Δ(S_kᵀ d) = S̄_kᵀ [Δx_b − Δx_a − (R̄_b o_b) × b_b + (R̄_a o_a) × b_a − b_k × d̄],
+///   Δ(S_kᵀ S_o) e_j = S̄_kᵀ (S̄_o e_j) × (b_k − b_o),
+/// and G_zk annihilates every rigid mode of the middle configuration (equal b, Δx = t + b × x̄): the
+/// forces Gᵀσ have no resultant and no moment, so momenta are kept exactly. G_φk is Gonzalez's
+/// discrete gradient of φ_k in z-space, ∇φ_k at the middle configuration plus the miss
+/// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉); regularized: invariant_regularization).
+/// Unlike a correction along the deformational part of u, its size follows Δz, the change of the
+/// beam's shape: a spinning, nearly rigid beam gets a tiny correction, smooth enough for Newton.
 template <class S>
 FactoredGradient<S> invariants_discrete_gradient(const Start& st, const Configuration<S>& end,
-                                                                   const Eigen::Matrix<S, 12, 1>& u,
-                                                                   const Eigen::Matrix<S, Beam::n_strains, 1>& delta,
-                                                                   const Geometry& g) {
+                                                 const Eigen::Matrix<S, 12, 1>& u,
+                                                 const Eigen::Matrix<S, Beam::n_strains, 1>& delta, const Geometry& g) {
   using V = ad::Vec3T<S>;
   using M = ad::Mat3T<S>;
   using Z = Eigen::Matrix<S, 12, 1>;
