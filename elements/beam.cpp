@@ -1,6 +1,7 @@
 #include "elements/beam.hpp"
 
 #include "elements/autodiff.hpp"
+#include "elements/reverse.hpp"
 #include "elements/rigid_inertia.hpp"
 #include "elements/two_frame_step.hpp"
 #include "fem/rotation.hpp"
@@ -29,7 +30,7 @@ struct Geometry {
 /// d_a = S_aᵀ (x_b + R_b o_b − x_a − R_a o_a), and the relative rotation of the section frames,
 /// Q = S_aᵀ S_b (column-major), S = R C. Unchanged by rigid motions, and bilinear in the nodes'
 /// positions and triads, so that their change over a Cayley step has an exact closed-form
-/// gradient (invariants_discrete_gradient).
+/// gradient (discrete_gradient_force).
 template <class T>
 Eigen::Matrix<T, 12, 1> invariants(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& xb, const ad::Mat3T<T>& Ra,
                                    const ad::Mat3T<T>& Rb, const Geometry& g) {
@@ -124,7 +125,7 @@ Eigen::Matrix<T, Beam::n_strains, 1> deformations_from_end(const Eigen::Matrix<T
   return out;
 }
 
-/// The z-space directions U α = (α_d, T α_ω) of invariants_discrete_gradient, T_j = `turn[j]`.
+/// The z-space directions U α = (α_d, T α_ω) of discrete_gradient_force, T_j = `turn[j]`.
 template <class S>
 Eigen::Matrix<S, 12, 6> range_directions(const std::array<ad::Mat3T<S>, 3>& turn) {
   Eigen::Matrix<S, 12, 6> U = Eigen::Matrix<S, 12, 6>::Zero();
@@ -133,30 +134,35 @@ Eigen::Matrix<S, 12, 6> range_directions(const std::array<ad::Mat3T<S>, 3>& turn
   return U;
 }
 
-/// ∇φ_k(z_k) U at the middle configuration (z_k its invariants seen from end k, U from `turn`).
-/// For S = double, forward AD along U's six columns. For S = Dual<12> (the Jacobian wants its
-/// derivative with respect to the step's unknowns), the chain rule instead of nested dual
-/// numbers over twelve unknowns: d(∇φ U) = ∇²φ (U, dz_k) + ∇φ dU, where dz_k = U_m C du lies in
-/// the six-dimensional range U_m of the middle configuration's invariants (U_m built like U from
-/// T_m,j = S_kᵀ (S_o e_j)^ with the middle triads; T_mᵀ T_m = 2 I, so C's rotation rows are
-/// ½ T_mᵀ dQ). So second derivatives along 6 × 6 directions (Dual<6, Dual<6>>) and the full
-/// gradient once (Dual<12>) replace Dual<6, Dual<12>>: 62 instead of 91 numbers per operation.
+/// (∇φ_k(z_k) U)ᵀ σ at the middle configuration (z_k its invariants seen from end k, U from
+/// `turn`): the generalized forces σ carried to α's coordinates. For S = double, forward AD along
+/// U's six columns. For S = Dual<12> (the Jacobian wants its derivative with respect to the step's
+/// unknowns) the chain rule, d(Uᵀ∇φᵀσ) = (∇φ U)ᵀ dσ + dUᵀ ∇φᵀσ̄ + Uᵀ ∇²(σ̄ᵀφ) dz_k, where
+/// dz_k = U_m C du lies in the six-dimensional range U_m of the middle configuration's invariants
+/// (U_m built like U from T_m,j = S_kᵀ (S_o e_j)^ with the middle triads; T_mᵀ T_m = 2 I, so C's
+/// rotation rows are ½ T_mᵀ dQ). Only the Hessian of the scalar ψ = σ̄ᵀφ is needed, along U_m: one
+/// reverse sweep over forward duals along U_m's six columns (elements/reverse.hpp) gives ∇ψ and
+/// ∇²ψ U_m together, where nested duals (Dual<6, Dual<6>>) carried the second derivatives of all
+/// six deformations through every operation (a third of the beam's Jacobian time then).
 template <class S>
-Eigen::Matrix<S, Beam::n_strains, 6> gradient_along_range(const Eigen::Matrix<S, 12, 1>& zk,
-                                                          const std::array<ad::Mat3T<S>, 3>& turn,
-                                                          const Configuration<S>& mid, const Geometry& g) {
+Eigen::Matrix<S, 6, 1> range_force(const Eigen::Matrix<S, 12, 1>& zk, const std::array<ad::Mat3T<S>, 3>& turn,
+                                   const Configuration<S>& mid, const Eigen::Matrix<S, Beam::n_strains, 1>& sigma,
+                                   const Geometry& g) {
   constexpr int n = Beam::n_strains;
-  if constexpr (std::is_same_v<S, double>) {
-    using D = ad::Dual<6>;
-    const Eigen::Matrix<double, 12, 6> U = range_directions<double>(turn);
+  using D = ad::Dual<6>;
+  // ∇φ_k U at the values, by forward AD along U.
+  const auto gradient_along = [&g](const Eigen::Matrix<double, 12, 1>& z, const Eigen::Matrix<double, 12, 6>& U) {
     Eigen::Matrix<D, 12, 1> x;
-    for (int i = 0; i < 12; ++i) x[i] = D(zk[i], U.row(i).transpose());
-    const Eigen::Matrix<D, n, 1> phi = deformations_from_end<D>(x, g);
-    return ad::jacobian(phi);
+    for (int i = 0; i < 12; ++i) x[i] = D(z[i], U.row(i).transpose());
+    return ad::jacobian(Eigen::Matrix<D, n, 1>(deformations_from_end<D>(x, g)));
+  };
+  if constexpr (std::is_same_v<S, double>) {
+    return gradient_along(zk, range_directions<double>(turn)).transpose() * sigma;
   } else {
     static_assert(std::is_same_v<S, ad::Dual<12>>, "the Jacobian's unknowns are the step's twelve");
     const Eigen::Matrix<double, 12, 1> z = ad::values(zk);
     const Eigen::Matrix<double, 12, 12> dz = ad::jacobian(zk);
+    const Eigen::Matrix<double, n, 1> sigma_value = ad::values(sigma);
     std::array<Mat3, 3> turn_value;
     for (std::size_t j = 0; j < 3; ++j)
       for (int c = 0; c < 3; ++c)
@@ -183,33 +189,37 @@ Eigen::Matrix<S, Beam::n_strains, 6> gradient_along_range(const Eigen::Matrix<S,
     for (std::size_t j = 0; j < 3; ++j)
       C.bottomRows<3>() += 0.5 * turn_middle[j].transpose() * dz.middleRows<3>(3 + 3 * static_cast<Eigen::Index>(j));
 
-    using Inner = ad::Dual<6>;
-    using D2 = ad::Dual<6, Inner>;
-    Eigen::Matrix<D2, 12, 1> x2;
+    // ∇ψ (values) and ∇²ψ U_m (their derivatives) by forward over reverse.
+    Eigen::Matrix<D, 12, 1> psi_gradient;
+    {
+      ad::ReverseScope<D> scope;
+      Eigen::Matrix<ad::Reverse<D>, 12, 1> x;
+      for (int i = 0; i < 12; ++i) x[i] = scope.variable(D(z[i], Um.row(i).transpose()));
+      const Eigen::Matrix<ad::Reverse<D>, n, 1> phi = deformations_from_end<ad::Reverse<D>>(x, g);
+      psi_gradient = scope.gradient(phi, sigma_value, x);
+    }
+    Eigen::Matrix<double, 12, 1> gpsi;
+    Eigen::Matrix<double, 12, 6> hessian_m;  // ∇²ψ U_m
     for (int i = 0; i < 12; ++i) {
-      x2[i].value() = Inner(z[i], Um.row(i).transpose());
-      for (int a = 0; a < 6; ++a) x2[i].d(a) = Inner(U(i, a));
+      gpsi[i] = psi_gradient[i].value();
+      hessian_m.row(i) = psi_gradient[i].derivatives().transpose();
     }
-    const Eigen::Matrix<D2, n, 1> phi2 = deformations_from_end<D2>(x2, g);
-    const Eigen::Matrix<double, n, 12> grad =
-        ad::jacobian(deformations_from_end<ad::Dual<12>>(ad::variables<12>(z), g));
+    const Eigen::Matrix<double, 6, 12> second = (U.transpose() * hessian_m) * C;  // Uᵀ ∇²ψ dz_k
+    const Eigen::Matrix<double, n, 6> P = gradient_along(z, U);
 
-    Eigen::Matrix<S, n, 6> P;
-    for (int i = 0; i < n; ++i) {
-      for (int a = 0; a < 3; ++a) P(i, a) = S(grad(i, a));
-      for (int a = 3; a < 6; ++a) {
-        S p(0.0);
-        for (std::size_t j = 0; j < 3; ++j)
-          for (int r = 0; r < 3; ++r) p += grad(i, 3 + 3 * static_cast<int>(j) + r) * turn[j](r, a - 3);
-        P(i, a) = p;
-      }
-      for (int a = 0; a < 6; ++a) {
-        Eigen::Matrix<double, 6, 1> h;
-        for (int b = 0; b < 6; ++b) h[b] = phi2[i].d(a).d(b);
-        P(i, a).derivatives() += C.transpose() * h;
-      }
+    // Uᵀ ∇ψ with U's own derivatives (the turn blocks), then (∇φ U)ᵀ dσ and the second derivatives.
+    Eigen::Matrix<S, 6, 1> p;
+    for (int a = 0; a < 3; ++a) p[a] = S(gpsi[a]);
+    for (int a = 3; a < 6; ++a) {
+      S s(0.0);
+      for (std::size_t j = 0; j < 3; ++j)
+        for (int r = 0; r < 3; ++r) s += gpsi[3 + 3 * static_cast<int>(j) + r] * turn[j](r, a - 3);
+      p[a] = s;
     }
-    return P;
+    const Eigen::Matrix<double, n, 12> dsigma = ad::jacobian(sigma);
+    const Eigen::Matrix<double, 6, 12> first = P.transpose() * dsigma;
+    for (int a = 0; a < 6; ++a) p[a].derivatives() += (first.row(a) + second.row(a)).transpose();
+    return p;
   }
 }
 
@@ -221,23 +231,6 @@ Eigen::Matrix<S, Beam::n_strains, 6> gradient_along_range(const Eigen::Matrix<S,
 /// (cancellation in the miss, amplified by 1/τ² in its derivative): 136 cut steps between 12 and
 /// 17 s at Δt = 0.0025; 1e-12 gives none.
 inline constexpr double invariant_regularization = 1e-12;
-
-/// The discrete gradient G = G_φ Vᵀ of invariants_discrete_gradient, kept in its two factors.
-template <class S>
-struct FactoredGradient {
-  Eigen::Matrix<S, Beam::n_strains, 6> Gphi;  ///< G_φ U, in α's coordinates (with the correction)
-  Eigen::Matrix<S, 3, 12> Gd;                 ///< the rows of Δ(S_kᵀ d) = Gd u
-  int k = 0, o = 1;                           ///< the end whose invariants are used, the other
-  /// Gᵀ σ without forming G = Gφ Vᵀ: V (Gφᵀ σ), a third of the operations (which counts in the
-  /// Jacobian's dual numbers).
-  Eigen::Matrix<S, 12, 1> transpose_times(const Eigen::Matrix<S, Beam::n_strains, 1>& sigma) const {
-    const Eigen::Matrix<S, 6, 1> y = Gphi.transpose().lazyProduct(sigma);
-    Eigen::Matrix<S, 12, 1> f = Gd.transpose().lazyProduct(ad::Vec3T<S>(y.template head<3>()));
-    f.template segment<3>(6 * k + 3) += y.template tail<3>();
-    f.template segment<3>(6 * o + 3) -= y.template tail<3>();
-    return f;
-  }
-};
 
 /// The discrete gradient G of ε over the step u, G u = Δε (to the regularization), through
 /// invariants: ε = φ_k(z_k) with z_k = (S_kᵀ d, S_kᵀ S_o) seen from end k (o the other end;
@@ -254,10 +247,13 @@ struct FactoredGradient {
 /// (Δε − ∇φ_k Δz_k) along W Δz_k (W = diag(I/L², I₉); regularized: invariant_regularization).
 /// Unlike a correction along the deformational part of u, its size follows Δz, the change of the
 /// beam's shape: a spinning, nearly rigid beam gets a tiny correction, smooth enough for Newton.
+/// Returns the forces Gᵀσ for the generalized forces σ, without forming G = G_φ U Vᵀ: V y with
+/// y = (G_φ U)ᵀ σ, which needs ∇φ_k U only through (∇φ_k U)ᵀ σ (range_force).
 template <class S>
-FactoredGradient<S> invariants_discrete_gradient(const Start& st, const Configuration<S>& end,
-                                                 const Eigen::Matrix<S, 12, 1>& u,
-                                                 const Eigen::Matrix<S, Beam::n_strains, 1>& delta, const Geometry& g) {
+Eigen::Matrix<S, 12, 1> discrete_gradient_force(const Start& st, const Configuration<S>& end,
+                                                const Eigen::Matrix<S, 12, 1>& u,
+                                                const Eigen::Matrix<S, Beam::n_strains, 1>& delta,
+                                                const Eigen::Matrix<S, Beam::n_strains, 1>& sigma, const Geometry& g) {
   using V = ad::Vec3T<S>;
   using M = ad::Mat3T<S>;
   using Z = Eigen::Matrix<S, 12, 1>;
@@ -290,8 +286,8 @@ FactoredGradient<S> invariants_discrete_gradient(const Start& st, const Configur
   dz.template head<3>() = change;
   for (int j = 0; j < 3; ++j) dz.template segment<3>(3 + 3 * j) = turn[static_cast<std::size_t>(j)] * spin;
 
-  // z_k at the middle configuration, and ∇φ_k U there (gradient_along_range); from
-  // end b, z_b = (e_b, Q_b) = (Q_aᵀ d_a, Q_aᵀ).
+  // z_k at the middle configuration, and (∇φ_k U)ᵀ σ there (range_force); from end b,
+  // z_b = (e_b, Q_b) = (Q_aᵀ d_a, Q_aᵀ).
   Z zk = za;
   if (k == 1) {
     M Qa;
@@ -299,9 +295,10 @@ FactoredGradient<S> invariants_discrete_gradient(const Start& st, const Configur
     zk.template head<3>() = Qa.transpose() * V(za.template head<3>());
     for (int j = 0; j < 3; ++j) zk.template segment<3>(3 + 3 * j) = Qa.transpose().col(j);
   }
-  Eigen::Matrix<S, Beam::n_strains, 6> Gphi = gradient_along_range<S>(zk, turn, mid, g);
+  const Eigen::Matrix<S, 6, 1> p = range_force<S>(zk, turn, mid, sigma, g);
 
-  // The miss along W Δz, in α's coordinates: W Δz = W U α, so its row is (Uᵀ W Δz)ᵀ.
+  // The miss along W Δz, in α's coordinates: W Δz = W U α, so its row is (Uᵀ W Δz)ᵀ, and
+  // G_φ U = ∇φ_k U + (Δε − ∇φ_k U α)(Uᵀ W Δz)ᵀ / (|Δz|²_W + τ²) gives y = p + Uᵀ W Δz (Δεᵀσ − αᵀp) / (...).
   Z w = dz;
   w.template head<3>() /= g.L * g.L;
   const S denominator = w.dot(dz) + invariant_regularization;
@@ -310,10 +307,13 @@ FactoredGradient<S> invariants_discrete_gradient(const Start& st, const Configur
   weight.template tail<3>().setZero();
   for (int j = 0; j < 3; ++j)
     weight.template tail<3>() += turn[static_cast<std::size_t>(j)].transpose() * V(w.template segment<3>(3 + 3 * j));
-  Gphi += ((delta - Gphi.lazyProduct(alpha)) / denominator) * weight.transpose();
+  const Eigen::Matrix<S, 6, 1> y = p + weight * ((delta.dot(sigma) - alpha.dot(p)) / denominator);
 
-  // G = (∇φ_k U) Vᵀ, Vᵀ = [Gd; the selection of b_k − b_o].
-  return FactoredGradient<S>{Gphi, Gd, k, o};
+  // Gᵀσ = V y, Vᵀ = [Gd; the selection of b_k − b_o].
+  Eigen::Matrix<S, 12, 1> f = Gd.transpose().lazyProduct(V(y.template head<3>()));
+  f.template segment<3>(6 * k + 3) += y.template tail<3>();
+  f.template segment<3>(6 * o + 3) -= y.template tail<3>();
+  return f;
 }
 
 /// Δε over the step u with the deformations at both ends of the step evaluated in extended
@@ -358,13 +358,13 @@ Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 1
     const Strains accurate = change_of_deformations(st, plain_values(u), g);
     for (int i = 0; i < Beam::n_strains; ++i) set_value(delta[i], accurate[i]);
   }
-  const auto G = invariants_discrete_gradient<S>(st, end, u, delta, g);
   const E damping = (eta / h) * (Ks * delta);
-  if (scheme == fem::TimeScheme::Midpoint) return G.transpose_times(E(Ks * (0.5 * (eps0 + eps1)) + damping));
+  if (scheme == fem::TimeScheme::Midpoint)
+    return discrete_gradient_force<S>(st, end, u, delta, E(Ks * (0.5 * (eps0 + eps1)) + damping), g);
   const auto B1 = strains_and_gradient(end, g).second;
   const auto B0 = strains_and_gradient(st.q, g).second;
   return 0.5 * (B0.template cast<S>().transpose() * (Ks * eps0) + B1.transpose() * (Ks * eps1)) +
-         G.transpose_times(damping);
+         discrete_gradient_force<S>(st, end, u, delta, damping, g);
 }
 
 /// The element's unknowns u = (Δx_a, φ_a, Δx_b, φ_b) at the trial state.

@@ -90,15 +90,9 @@ Eigen::Matrix<S, 12, 1> deformational_part(const Configuration<double>& start, c
 
 inline constexpr double correction_threshold = 1e-14;
 
-/// The spatial gradient of f by automatic differentiation, as a callable for discrete_gradient.
-template <int N, class F>
-auto gradient_of(const F& f) {
-  return [&f](const auto& q) { return value_and_gradient<N>(q, f).second; };
-}
-
 /// The discrete gradient G of f over the step u (header comment): G u = Δf, with Δf = f_{n+1} − f_n
-/// given by the caller. `gradient(q)` is f's spatial gradient at a configuration (gradient_of(f),
-/// or a closed form). L: the length that makes translations and rotations comparable in M.
+/// given by the caller. `gradient(q)` is f's spatial gradient at a configuration (value_and_gradient
+/// of f, or a closed form). L: the length that makes translations and rotations comparable in M.
 template <int N, class S, class Gradient>
 Eigen::Matrix<S, N, 12> discrete_gradient(const Configuration<double>& start, const Eigen::Matrix<S, 12, 1>& u,
                                           const Eigen::Matrix<S, N, 1>& delta, const Gradient& gradient, double L,

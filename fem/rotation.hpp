@@ -67,6 +67,8 @@ template <class T>
 [[nodiscard]] T atan2_fixed(const T& y, const T& x) {
   if constexpr (std::is_arithmetic_v<T>) {
     return std::atan2(y, x);
+  } else if constexpr (!requires { y.derivatives(); }) {
+    return atan2(y, x);  // a type with its own (elements/reverse.hpp), found by argument-dependent lookup
   } else {
     using V = typename T::Scalar;
     const V yv = y.value();

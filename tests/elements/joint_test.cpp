@@ -13,7 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <numbers>
+#include <optional>
 #include <random>
 
 namespace catena::elements {
@@ -86,11 +88,13 @@ struct JointModel {
 };
 
 void check_joint_tangent(std::string_view kind, bool ground, fem::TimeScheme scheme, double size, double turn,
-                         unsigned seed) {
+                         unsigned seed, const std::function<JointDefinition()>& definition = {}) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int trial = 0; trial < 4; ++trial) {
-    JointModel jm(kind, ground, Vec3::Zero(), turn);
+    std::optional<JointDefinition> def;
+    if (definition) def.emplace(definition());
+    JointModel jm(kind, ground, Vec3::Zero(), turn, def ? &*def : nullptr);
     TrialState s(jm.model);
     s.scheme = scheme;
     s.h = 0.2;
@@ -123,6 +127,40 @@ TEST(JointTangent, PastAHalfTurnAndAtTinySteps) {
   check_joint_tangent("spherical", true, fem::TimeScheme::Midpoint, 0.5, 3.0, 201);
   check_joint_tangent("universal", false, fem::TimeScheme::Midpoint, 0.05, 3.0, 202);
   check_joint_tangent("revolute", false, fem::TimeScheme::Midpoint, 1e-7, 0.0, 203);
+}
+
+/// Rotations that carry force through a law (a drive, springs with dampers) take the Gonzalez
+/// discrete gradient of the rotation coordinates, whose Jacobian needs the derivative of their
+/// spatial gradient (Kinematics::rotation_gradient): both coordinate kinds, large and small steps.
+TEST(JointTangent, DrivenAndSprungRotations) {
+  unsigned seed = 300;
+  for (const RotationCoordinates coordinates : {RotationCoordinates::RotationVector, RotationCoordinates::Cardan}) {
+    const auto driven = [coordinates] {
+      const fem::ParameterTable p;
+      JointDefinition def = joint_definition("revolute");
+      def.laws[5].kind = JointLawKind::Prescribed;
+      def.laws[5].function.emplace("0.3 + 2*t", p);
+      def.rotation = coordinates;
+      return def;
+    };
+    const auto sprung = [coordinates] {
+      JointDefinition def = joint_definition("spherical");
+      for (std::size_t k = 3; k < 6; ++k) {
+        def.laws[k].kind = JointLawKind::Spring;
+        def.laws[k].stiffness = 40.0 + 10.0 * static_cast<double>(k);
+        def.laws[k].damping = 0.5;
+        def.laws[k].rest = 0.1;
+      }
+      def.rotation = coordinates;
+      return def;
+    };
+    for (const bool ground : {false, true})
+      for (const double size : {0.3, 1e-3}) {
+        check_joint_tangent("revolute", ground, fem::TimeScheme::Midpoint, size, 0.0, seed++, driven);
+        check_joint_tangent("spherical", ground, fem::TimeScheme::Midpoint, size, 0.0, seed++, sprung);
+      }
+    check_joint_tangent("spherical", false, fem::TimeScheme::Static, 0.3, 0.0, seed++, sprung);
+  }
 }
 
 /// The spherical joint's hand-derived Jacobian (dynamic steps) against its automatic
