@@ -132,6 +132,19 @@ TEST(JointTangent, PastAHalfTurnAndAtTinySteps) {
 /// Rotations that carry force through a law (a drive, springs with dampers) take the Gonzalez
 /// discrete gradient of the rotation coordinates, whose Jacobian needs the derivative of their
 /// spatial gradient (Kinematics::rotation_gradient): both coordinate kinds, large and small steps.
+/// A spherical joint whose three rotations are springs with dampers.
+JointDefinition sprung_rotations(RotationCoordinates coordinates) {
+  JointDefinition def = joint_definition("spherical");
+  for (std::size_t k = 3; k < 6; ++k) {
+    def.laws[k].kind = JointLawKind::Spring;
+    def.laws[k].stiffness = 40.0 + 10.0 * static_cast<double>(k);
+    def.laws[k].damping = 0.5;
+    def.laws[k].rest = 0.1;
+  }
+  def.rotation = coordinates;
+  return def;
+}
+
 TEST(JointTangent, DrivenAndSprungRotations) {
   unsigned seed = 300;
   for (const RotationCoordinates coordinates : {RotationCoordinates::RotationVector, RotationCoordinates::Cardan}) {
@@ -143,17 +156,7 @@ TEST(JointTangent, DrivenAndSprungRotations) {
       def.rotation = coordinates;
       return def;
     };
-    const auto sprung = [coordinates] {
-      JointDefinition def = joint_definition("spherical");
-      for (std::size_t k = 3; k < 6; ++k) {
-        def.laws[k].kind = JointLawKind::Spring;
-        def.laws[k].stiffness = 40.0 + 10.0 * static_cast<double>(k);
-        def.laws[k].damping = 0.5;
-        def.laws[k].rest = 0.1;
-      }
-      def.rotation = coordinates;
-      return def;
-    };
+    const auto sprung = [coordinates] { return sprung_rotations(coordinates); };
     for (const bool ground : {false, true})
       for (const double size : {0.3, 1e-3}) {
         check_joint_tangent("revolute", ground, fem::TimeScheme::Midpoint, size, 0.0, seed++, driven);
@@ -161,6 +164,42 @@ TEST(JointTangent, DrivenAndSprungRotations) {
       }
     check_joint_tangent("spherical", false, fem::TimeScheme::Static, 0.3, 0.0, seed++, sprung);
   }
+}
+
+/// The tangent checks above cannot see a wrong spatial gradient G of the coordinates E (the force
+/// −Gᵀλ and its derivative would be wrong together). In statics, at a zero increment (where the
+/// Cayley step's derivative is the spatial one), the node rows' column of λ_k is −G_kᵀ and the
+/// row of component k is (dc/de) ∂E_k/∂u by automatic differentiation of E itself: one is minus
+/// the other's transpose over dc/de (1 for the held translations, k for the springs).
+TEST(JointTangent, StaticNodeRowsCarryTheGradientOfTheCoordinates) {
+  std::mt19937 rng(400);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const RotationCoordinates coordinates : {RotationCoordinates::RotationVector, RotationCoordinates::Cardan})
+    for (const bool ground : {false, true}) {
+      JointDefinition def = sprung_rotations(coordinates);
+      std::array<double, 6> dc_de{1.0, 1.0, 1.0};
+      for (std::size_t k = 3; k < 6; ++k) dc_de[k] = def.laws[k].stiffness;
+      JointModel jm("spherical", ground, Vec3::Zero(), 0.0, &def);
+      TrialState s(jm.model);
+      s.scheme = fem::TimeScheme::Static;
+      for (fem::NodeState& n : s.committed) {
+        n.position += 0.05 * Vec3(u(rng), u(rng), u(rng));
+        n.orientation = (Quaternion(testing::random_rotation(rng, 0.8)) * n.orientation).normalized();
+      }
+      std::vector<fem::Dof> multipliers, node_rows;
+      for (std::size_t b = 0; b < jm.model.registry.n_blocks(); ++b)
+        for (const fem::Dof d : s.map.dofs(fem::BlockId{static_cast<std::int32_t>(b)}))
+          if (d != fem::fixed_dof)
+            (jm.model.registry.blocks()[b].kind == fem::UnknownKind::Multiplier ? multipliers : node_rows).push_back(d);
+      ASSERT_EQ(multipliers.size(), 6U);
+      for (const fem::Dof m : multipliers) s.trial[static_cast<std::size_t>(m)] = 10.0 * u(rng);
+      const Eigen::MatrixXd J = testing::element_jacobian(jm.model, *jm.joint, s);
+      for (std::size_t k = 0; k < 6; ++k)
+        for (const fem::Dof n : node_rows) {
+          const double column = J(n, multipliers[k]), row = J(multipliers[k], n) / dc_de[k];
+          EXPECT_NEAR(column, -row, 1e-12 * (1.0 + std::abs(row))) << "component " << k << ", unknown " << n;
+        }
+    }
 }
 
 /// The spherical joint's hand-derived Jacobian (dynamic steps) against its automatic
