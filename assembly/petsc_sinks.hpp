@@ -61,8 +61,12 @@ class CsrJacobianSink final : public fem::JacobianSink {
       for (int j = 0; j < n_cols; ++j) {
         const PetscInt c = cols[static_cast<std::size_t>(j)];
         if (c == fem::fixed_dof) continue;
-        // A block's columns ascend: the search goes on from the last one found.
-        at = std::lower_bound(at != end && *at < c ? at : begin, end, c);
+        // A block's columns ascend, mostly one after the other: the next entry first, else a
+        // search from the last one found.
+        if (at + 1 < end && at[1] == c)
+          ++at;
+        else
+          at = std::lower_bound(at != end && *at < c ? at : begin, end, c);
         if (at == end || *at != c)
           throw PetscFailure("a stamp outside the Jacobian's declared pattern (row " + std::to_string(r) +
                              ", column " + std::to_string(c) + ")");

@@ -348,7 +348,7 @@ std::pair<Eigen::Matrix<S, 6, 1>, Eigen::Matrix<S, 6, 12>> kinematics_and_gradie
 ///   f = (g, (ā_a + d̄)^ g, −g, −ā_b^ g).
 /// The automatic differentiation of kinematics_and_gradient is its test oracle
 /// (Joint::stamp_by_automatic_differentiation; both are also checked against central
-/// differences). `loaded` false: no node rows.
+/// differences). `loaded` false: no node rows; `derivatives` false: no dE and dforce (a residual).
 struct TranslationStep {
   Vec3 E1;
   Eigen::Matrix<double, 3, 12> dE, G;
@@ -357,21 +357,25 @@ struct TranslationStep {
 };
 
 TranslationStep translation_step(const Kinematics& k, const Configuration<double>& q, const Vec12& u,
-                                 const Vec3& lambda, bool loaded) {
+                                 const Vec3& lambda, bool loaded, bool derivatives) {
   const Vec3 ba = u.segment<3>(3), bb = u.segment<3>(9);
   const Mat3 Ca = fem::step_rotation(ba), Cb = fem::step_rotation(bb);
-  const Mat3 Ga = fem::tangent_cayley(ba), Gb = fem::tangent_cayley(bb);
   const Mat3 Ja0 = q.Ra * k.Qa, Ja1 = Ca * Ja0;
   const Vec3 aa0 = q.Ra * k.ca, ab0 = q.Rb * k.cb, aa1 = Ca * aa0, ab1 = Cb * ab0;
   const Vec3 d0 = q.xb - q.xa + ab0 - aa0;
   const Vec3 d1 = d0 + u.segment<3>(6) - u.segment<3>(0) + ab1 - ab0 - aa1 + aa0;
   TranslationStep t;
   t.E1 = Ja1.transpose() * d1;
-  const Mat3 Ja1T = Ja1.transpose();
-  t.dE << -Ja1T, Ja1T * fem::skew(Vec3(aa1 + d1)) * Ga, Ja1T, -(Ja1T * fem::skew(ab1) * Gb);
   t.G.setZero();
   t.force.setZero();
-  t.dforce.setZero();
+  Mat3 Ga, Gb;
+  if (derivatives) {
+    Ga = fem::tangent_cayley(ba);
+    Gb = fem::tangent_cayley(bb);
+    const Mat3 Ja1T = Ja1.transpose();
+    t.dE << -Ja1T, Ja1T * fem::skew(Vec3(aa1 + d1)) * Ga, Ja1T, -(Ja1T * fem::skew(ab1) * Gb);
+    t.dforce.setZero();
+  }
   if (!loaded) return t;
   const Mat3 Jm = 0.5 * (Ja0 + Ja1);
   const Vec3 arm = 0.5 * (aa0 + aa1 + d0 + d1), abm = 0.5 * (ab0 + ab1);
@@ -379,6 +383,7 @@ TranslationStep translation_step(const Kinematics& k, const Configuration<double
   t.G << -JmT, JmT * fem::skew(arm), JmT, -(JmT * fem::skew(abm));
   const Vec3 g = Jm * lambda;
   t.force << g, arm.cross(g), -g, -abm.cross(g);
+  if (!derivatives) return t;
   // δg and δarm as 3 × 12 matrices over u = (δx_a, δb_a, δx_b, δb_b).
   Eigen::Matrix<double, 3, 12> dg = Eigen::Matrix<double, 3, 12>::Zero(), darm = dg, dabm = dg;
   dg.block<3, 3>(0, 3) = -0.5 * fem::skew(Vec3(Ja1 * lambda)) * Ga;
@@ -419,14 +424,16 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   Vec12 f;
   Eigen::Matrix<double, 6, 12> dE = Eigen::Matrix<double, 6, 12>::Zero(), Gv;
   Eigen::Matrix<double, 12, 12> df = Eigen::Matrix<double, 12, 12>::Zero();
-  if (j.wanted() && by_hand && !is_static && !used[1]) {
-    const TranslationStep t = translation_step(st.f, st.q, u, lambda.head<3>(), loaded[0]);
+  if (by_hand && !is_static && !used[1]) {
+    const TranslationStep t = translation_step(st.f, st.q, u, lambda.head<3>(), loaded[0], j.wanted());
     E1 << t.E1, Vec3::Zero();
-    dE.topRows<3>() = t.dE;
     Gv.setZero();
     Gv.topRows<3>() = t.G;
     f = t.force;
-    df = t.dforce;
+    if (j.wanted()) {
+      dE.topRows<3>() = t.dE;
+      df = t.dforce;
+    }
   } else if (j.wanted()) {
     using D = ad::Dual<12>;
     const auto [E1d, Gd] =
