@@ -169,7 +169,7 @@ std::string checkpoint_text(const Checkpoint& c) {
   }
   // The Newton Jacobian kept across steps, as the matrix's values (factored again on restart).
   const solvers::KeptJacobian& j = s.kept_jacobian;
-  o << "jacobian " << (j.valid ? 1 : 0) << ' ' << (j.fell_short ? 1 : 0) << ' ' << hex(j.h) << ' '
+  o << "jacobian " << (j.valid ? 1 : 0) << ' ' << j.fresh_starts << ' ' << j.backoff << ' ' << hex(j.h) << ' '
     << static_cast<int>(j.scheme) << ' ' << j.ranks << ' ' << j.values.size() << '\n';
   for (std::size_t i = 0; i < j.values.size(); ++i) o << hex(j.values[i]) << ((i + 1) % 8 == 0 ? '\n' : ' ');
   if (j.values.size() % 8 != 0) o << '\n';
@@ -261,7 +261,14 @@ Checkpoint read_checkpoint(const fs::path& file) {
   r.keyword("jacobian");
   solvers::KeptJacobian& j = s.kept_jacobian;
   j.valid = r.integer("whether a Jacobian is kept") != 0;
-  j.fell_short = r.integer("whether the kept Jacobian fell short") != 0;
+  const long fresh_starts = r.integer("the fresh starts before the kept Jacobian is tried");
+  const long backoff = r.integer("the fresh starts after its next failure");
+  if (fresh_starts < 0 || fresh_starts > solvers::Newton::max_backoff || backoff < 1 ||
+      backoff > solvers::Newton::max_backoff)
+    r.fail("fresh starts " + std::to_string(fresh_starts) + " and backoff " + std::to_string(backoff) +
+           " out of range");
+  j.fresh_starts = static_cast<int>(fresh_starts);
+  j.backoff = static_cast<int>(backoff);
   j.h = r.real("the kept Jacobian's step");
   const long scheme = r.integer("the kept Jacobian's scheme");
   if (scheme < 0 || scheme > static_cast<long>(fem::TimeScheme::Static))

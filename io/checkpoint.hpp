@@ -21,7 +21,7 @@
 ///   increments <n> <h>        then n lines `<Δx> <φ>` (6 values; static analyses)
 ///   node <i> <x y z> <vx vy vz> <qw qx qy qz> <ωx ωy ωz>       one line per node
 ///   element <i> <n> <values...>                                one line per element
-///   jacobian <valid> <fell_short> <h> <scheme> <ranks> <n>     Newton's kept Jacobian (run state)
+///   jacobian <valid> <fresh_starts> <backoff> <h> <scheme> <ranks> <n>   Newton's kept Jacobian (run state)
 ///            then n values, 8 per line (Tableau::jacobian_values: rows in order, columns ascending)
 ///   end
 ///

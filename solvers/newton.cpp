@@ -114,7 +114,8 @@ bool Newton::kept_jacobian_fits(const fem::StepState& context) const {
 KeptJacobian Newton::kept_jacobian() const {
   KeptJacobian k;
   k.valid = kept_ && tableau_->matrix_assemblies() == kept_assembly_;
-  k.fell_short = kept_fell_short_;
+  k.fresh_starts = fresh_starts_;
+  k.backoff = backoff_;
   k.h = kept_h_;
   k.scheme = kept_scheme_;
   MPI_Comm_size(tableau_->comm(), &k.ranks);
@@ -126,7 +127,8 @@ void Newton::restore_kept_jacobian(const KeptJacobian& state) {
   int ranks = 1;
   MPI_Comm_size(tableau_->comm(), &ranks);
   kept_ = false;
-  kept_fell_short_ = state.fell_short;
+  fresh_starts_ = state.fresh_starts;
+  backoff_ = state.backoff;
   if (!state.valid || state.ranks != ranks) return;
   // Factored again at the next solve: the same matrix gives the same factors.
   tableau_->set_jacobian_values(state.values);
@@ -186,15 +188,17 @@ void Newton::describe_residual(NewtonReport& report) {
 NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy policy) {
   if (policy == JacobianPolicy::Fresh) return iterate(context, u, Start::FullNewton);
   check(VecCopy(u, predictor_), "VecCopy");
-  // The last step found its kept Jacobian wanting: this one starts with a fresh one.
-  const bool old_fits = kept_jacobian_fits(context) && !kept_fell_short_;
-  kept_fell_short_ = false;
+  // A recent step found its kept Jacobian wanting: this one starts with a fresh one.
+  const bool old_fits = kept_jacobian_fits(context) && fresh_starts_ == 0;
+  fresh_starts_ = std::max(fresh_starts_ - 1, 0);
+  old_failed_ = false;
   NewtonReport report = iterate(context, u, old_fits ? Start::KeptJacobian : Start::FreshJacobian);
+  if (old_fits && !old_failed_) backoff_ = 1;
   if (report.converged || report.kept_corrections == 0) return report;
   // The chord corrections may have led where full Newton cannot recover (a stiff member that
   // turned much within the step): before the step is reported as failed, it is solved again from
   // its predictor by full Newton alone, the method without kept Jacobians.
-  kept_fell_short_ = true;
+  fresh_starts_ = std::max(fresh_starts_, 1);
   check(VecCopy(predictor_, u), "VecCopy");
   const int before = report.iterations;
   report = iterate(context, u, Start::FullNewton);
@@ -215,7 +219,9 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
   // with a fresh one.
   auto old_jacobian_failed = [&] {
     if (start != Start::KeptJacobian || !std::isfinite(previous) || fresh_corrections > 0) return false;
-    kept_fell_short_ = true;
+    old_failed_ = true;
+    fresh_starts_ = backoff_;
+    backoff_ = std::min(2 * backoff_, max_backoff);
     report.kept_corrections += kept_corrections;
     kept_corrections = 0;
     check(VecCopy(predictor_, u), "VecCopy");
@@ -344,7 +350,7 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
       if (!old_jacobian) {
         // A Jacobian of this step that contracts slowly: the step is too nonlinear for a chord.
         full_newton = true;
-        kept_fell_short_ = true;
+        fresh_starts_ = std::max(fresh_starts_, 1);
       }
       if (theta >= 1.0) {
         check(VecAXPY(u, 1.0, correction_), "VecAXPY");

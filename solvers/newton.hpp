@@ -65,7 +65,8 @@ struct NewtonSettings {
 /// a continued run takes the iterations of the uninterrupted one (bit for bit).
 struct KeptJacobian {
   bool valid = false;       ///< a factored Jacobian is kept
-  bool fell_short = false;  ///< the last step had to replace it: the next one starts afresh
+  int fresh_starts = 0;  ///< steps that start with a fresh Jacobian before the kept one is tried again
+  int backoff = 1;       ///< fresh starts after the next failure of a kept Jacobian (Newton::max_backoff)
   double h = 0.0;           ///< the step it was evaluated for [s]
   fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
   int ranks = 1;               ///< the numbering it belongs to (another rank count: not used)
@@ -117,6 +118,12 @@ class Newton {
   /// Chord corrections below the tolerance that shrink by less than this factor have stalled at
   /// the residual's rounding noise: the step asks for precise residuals (fem::StepState::precise).
   static constexpr double stalled_contraction = 0.5;
+  /// A Jacobian from an earlier step that fails is not tried again for `backoff` steps, doubled
+  /// at each consecutive failure up to this (and back to 1 when one serves): on a beam spinning
+  /// steadily (the spin-up after 2 s) a one-step-old Jacobian always fails, where trying it every
+  /// other step cost two wasted corrections each time (10 % of the spin-up's iterations); where
+  /// it fails now and then (the flexible pendulum) nothing changes.
+  static constexpr int max_backoff = 16;
 
   Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings);
   Newton(const Newton&) = delete;
@@ -166,7 +173,9 @@ class Newton {
   bool precise_residuals_ = false;  ///< some element evaluates precisely when asked (fem::Element)
   // The kept Jacobian: valid flag, the step it was evaluated for, the tableau's assembly count.
   bool kept_ = false;
-  bool kept_fell_short_ = false;  ///< the last step had to replace its kept Jacobian
+  int fresh_starts_ = 0;  ///< coming steps that start with a fresh Jacobian (KeptJacobian)
+  int backoff_ = 1;       ///< fresh starts after the next failure of a Jacobian from an earlier step
+  bool old_failed_ = false;  ///< this step's Jacobian from an earlier step failed
   double kept_h_ = 0.0;
   fem::TimeScheme kept_scheme_ = fem::TimeScheme::Midpoint;
   long kept_assembly_ = 0;
