@@ -57,7 +57,15 @@ inline constexpr double log_series_sin2 = 1e-4;
 /// p(x) = c0 + c1 x + c2 x² + c3 x³ + c4 x⁴ by Horner's rule.
 template <class T>
 [[nodiscard]] T poly4(const T& x, double c0, double c1, double c2, double c3, double c4) {
-  return T(c0) + x * (T(c1) + x * (T(c2) + x * (T(c3) + x * T(c4))));
+  if constexpr (requires { x.derivatives(); }) {
+    // A dual number: the polynomial and its derivative on the value, then the chain rule once
+    // (a quarter of the operations of Horner's scheme in dual arithmetic).
+    using V = typename T::Scalar;
+    const V v = x.value();
+    return T(poly4<V>(v, c0, c1, c2, c3, c4), x.derivatives() * poly4<V>(v, c1, 2.0 * c2, 3.0 * c3, 4.0 * c4, 0.0));
+  } else {
+    return T(c0) + x * (T(c1) + x * (T(c2) + x * (T(c3) + x * T(c4))));
+  }
 }
 
 /// atan2(y, x) for plain and automatic-differentiation scalars. Eigen's own atan2 overload for
