@@ -62,7 +62,7 @@ Eigen::Matrix<T, Beam::n_strains, 1> deformations_of_invariants(const Eigen::Mat
   const T c = s1.dot(e1);
   if (!(fem::scalar_value(c) > -0.99))
     throw fem::DomainError("beam chord turned more than 170 degrees from its section frames");
-  const M E = (M::Identity() + fem::skew(v) + fem::skew_squared(v) * (T(1.0) / (T(1.0) + c))) * mean;
+  const M E = fem::identity_plus(v, T(v.squaredNorm()), T(1.0), T(T(1.0) / (T(1.0) + c))) * mean;
   const V ta = fem::log_map(M(E.transpose()));
   const V tb = fem::log_map(M(E.transpose() * Q));
   Eigen::Matrix<T, Beam::n_strains, 1> eps;

@@ -118,6 +118,22 @@ template <class T>
                   T(0.5) * (m(1, 0) - m(0, 1)));
 }
 
+/// I + a v̂ + b v̂² for v with |v|² = `v2`, entry by entry (v̂² = v vᵀ − |v|² I): in dual
+/// arithmetic the products of a skew matrix's zeros and the sums of whole matrices cost most of
+/// the time of the matrix expression.
+template <class T>
+[[nodiscard]] Mat3T<T> identity_plus(const Vec3T<T>& v, const T& v2, const T& a, const T& b) {
+  Mat3T<T> r;
+  for (int j = 0; j < 3; ++j) {
+    r(j, j) = T(1) + b * (v[j] * v[j] - v2);
+    const int k = (j + 1) % 3, l = (j + 2) % 3;  // (j, k, l) cyclic
+    const T bjk = b * (v[j] * v[k]), al = a * v[l];
+    r(k, j) = bjk + al;
+    r(j, k) = bjk - al;
+  }
+  return r;
+}
+
 /// Rotation matrix of the rotation vector φ (Rodrigues):
 ///     exp(φ̂) = I + (sin θ/θ) φ̂ + ((1 − cos θ)/θ²) φ̂².
 template <class T>
@@ -137,8 +153,7 @@ template <class T>
     a = sin(theta) / theta;
     b = T(2) * s * s / x;  // 1 − cos θ = 2 sin²(θ/2), without cancellation
   }
-  const Mat3T<T> p = skew(phi);
-  return Mat3T<T>::Identity() + a * p + b * skew_squared(phi);
+  return identity_plus(phi, x, a, b);
 }
 
 /// Rotation vector of the rotation matrix R, with angle θ ∈ [0, π].
@@ -197,8 +212,7 @@ template <class T>
     b = T(2) * s * s / x;
     c = (theta - sin(theta)) / (theta * x);
   }
-  const Mat3T<T> p = skew(phi);
-  return Mat3T<T>::Identity() + b * p + c * skew_squared(phi);
+  return identity_plus(phi, x, b, c);
 }
 
 /// Inverse of tangent_exp (defined for θ < 2π):
@@ -216,8 +230,7 @@ template <class T>
     const T half = T(0.5) * sqrt(x);
     d = (T(1) - half * cos(half) / sin(half)) / x;
   }
-  const Mat3T<T> p = skew(phi);
-  return Mat3T<T>::Identity() - T(0.5) * p + d * skew_squared(phi);
+  return identity_plus(phi, x, T(-0.5), d);
 }
 
 /// Cayley map of the parameters c = 2 tan(θ/2) n:
@@ -225,9 +238,9 @@ template <class T>
 /// It agrees with exp_map to second order in c and is rational (no trigonometric functions).
 template <class T>
 [[nodiscard]] Mat3T<T> cayley(const Vec3T<T>& c) {
-  const T k = T(4) / (T(4) + c.squaredNorm());
-  const Mat3T<T> p = skew(c);
-  return Mat3T<T>::Identity() + k * (p + T(0.5) * skew_squared(c));
+  const T c2 = c.squaredNorm();
+  const T k = T(4) / (T(4) + c2);
+  return identity_plus(c, c2, k, T(0.5 * k));
 }
 
 /// Cayley parameters of R: c = 4 axial(R) / (1 + tr R). Since 1 + tr R = 4 cos²(θ/2), c grows
