@@ -143,7 +143,7 @@ Eigen::Matrix<S, 12, 6> range_directions(const std::array<ad::Mat3T<S>, 3>& turn
 /// rotation rows are ½ T_mᵀ dQ). Only the Hessian of the scalar ψ = σ̄ᵀφ is needed, along U_m: one
 /// reverse sweep over forward duals along U_m's six columns (elements/reverse.hpp) gives ∇ψ and
 /// ∇²ψ U_m together, where nested duals (Dual<6, Dual<6>>) carried the second derivatives of all
-/// six deformations through every operation (a third of the beam's Jacobian time then).
+/// six deformations through every operation (half of the beam's Jacobian time then).
 template <class S>
 Eigen::Matrix<S, 6, 1> range_force(const Eigen::Matrix<S, 12, 1>& zk, const std::array<ad::Mat3T<S>, 3>& turn,
                                    const Configuration<S>& mid, const Eigen::Matrix<S, Beam::n_strains, 1>& sigma,

@@ -24,9 +24,6 @@
 
 namespace catena::elements::ad {
 
-template <class T>
-class Reverse;
-
 /// The operations recorded since the scope opened: each result's index is its position, and each
 /// entry keeps the indices of its (at most two) arguments and the partial derivatives by them:
 /// plain numbers for the linear operations (sums, scaling by constants), whose sweep then costs
@@ -65,7 +62,8 @@ class Tape {
 
  private:
   int push(const Entry& e) {
-    if (static_cast<std::size_t>(size_) == entries_.size()) entries_.resize(std::max<std::size_t>(1024, 2 * entries_.size()));
+    if (static_cast<std::size_t>(size_) == entries_.size())
+      entries_.resize(std::max<std::size_t>(1024, 2 * entries_.size()));
     entries_[static_cast<std::size_t>(size_)] = e;
     return size_++;
   }

@@ -321,7 +321,8 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   c.state.work = {1.0 / 9.0, 2.0 / 9.0};
   c.state.element_history = {{1.0, std::acos(-1.0), -std::exp(1.0)}};
   c.state.max_energy_drift = 1e-15 / 7.0;
-  c.state.kept_jacobian = {true, 3, 8, 1e-3, fem::TimeScheme::Midpoint, 1, {1.0 / 3.0, -0.0, 5e-324, 1e300, 2, 3, 4, 5, 6}};
+  c.state.kept_jacobian = {
+      true, 3, 8, 1e-3, fem::TimeScheme::Midpoint, 1, {1.0 / 3.0, -0.0, 5e-324, 1e300, 2, 3, 4, 5, 6}};
   const fs::path dir = fresh_dir("roundtrip");
   fs::create_directories(dir);
   write_checkpoint(dir / "c.ckpt", c);
