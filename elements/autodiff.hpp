@@ -32,6 +32,19 @@ Eigen::Matrix<D, R, C> constant(const Eigen::Matrix<S, R, C>& m) {
   return out;
 }
 
+/// A constant matrix of doubles as a factor in products with scalars T: as it is where Eigen
+/// multiplies a T by a double directly (a dual times a number costs about half a dual times a
+/// dual: the Jacobians' Dual<12> algebra multiplies many rotations by constant ones), cast where
+/// it does not (long double).
+template <class T, class Derived>
+decltype(auto) constant_factor(const Eigen::MatrixBase<Derived>& m) {
+  if constexpr (std::is_same_v<T, long double>) {
+    return m.template cast<T>();
+  } else {
+    return m.derived();
+  }
+}
+
 /// Values and derivatives of a vector of duals: v and ∂v/∂x (rows: entries of v).
 template <int N, class S, int M>
 Eigen::Matrix<S, M, 1> values(const Eigen::Matrix<Dual<N, S>, M, 1>& v) {

@@ -35,10 +35,11 @@ template <class T>
 Eigen::Matrix<T, 12, 1> invariants(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& xb, const ad::Mat3T<T>& Ra,
                                    const ad::Mat3T<T>& Rb, const Geometry& g) {
   using M = ad::Mat3T<T>;
-  const M Sa = Ra * g.C[0].cast<T>();
-  const M Q = Sa.transpose() * (Rb * g.C[1].cast<T>());
+  const M Sa = Ra * ad::constant_factor<T>(g.C[0]);
+  const M Q = Sa.transpose() * M(Rb * ad::constant_factor<T>(g.C[1]));
   Eigen::Matrix<T, 12, 1> z;
-  z.template head<3>() = Sa.transpose() * (xb + Rb * g.o[1].cast<T>() - xa - Ra * g.o[0].cast<T>());
+  z.template head<3>() =
+      Sa.transpose() * (xb + Rb * ad::constant_factor<T>(g.o[1]) - xa - Ra * ad::constant_factor<T>(g.o[0]));
   for (int j = 0; j < 3; ++j) z.template segment<3>(3 + 3 * j) = Q.col(j);
   return z;
 }
@@ -259,8 +260,8 @@ Eigen::Matrix<S, 12, 1> discrete_gradient_force(const Start& st, const Configura
   using Z = Eigen::Matrix<S, 12, 1>;
   const Configuration<double>& q0 = st.q;
   const std::array<M, 2> R{M(0.5 * (q0.Ra.cast<S>() + end.Ra)), M(0.5 * (q0.Rb.cast<S>() + end.Rb))};
-  const std::array<M, 2> Sbar{M(R[0] * g.C[0].cast<S>()), M(R[1] * g.C[1].cast<S>())};
-  const std::array<V, 2> offset{V(R[0] * g.o[0].cast<S>()), V(R[1] * g.o[1].cast<S>())};
+  const std::array<M, 2> Sbar{M(R[0] * ad::constant_factor<S>(g.C[0])), M(R[1] * ad::constant_factor<S>(g.C[1]))};
+  const std::array<V, 2> offset{V(R[0] * ad::constant_factor<S>(g.o[0])), V(R[1] * ad::constant_factor<S>(g.o[1]))};
   const V d = 0.5 * (q0.xb.cast<S>() + end.xb - q0.xa.cast<S>() - end.xa) + offset[1] - offset[0];
   const Configuration<S> mid = two_frame::along_step(q0, u, Instant::Middle);
   const Z za = invariants<S>(mid.xa, mid.xb, mid.Ra, mid.Rb, g);
@@ -344,7 +345,7 @@ Eigen::Matrix<S, 12, 1> internal_force(const Start& st, const Eigen::Matrix<S, 1
                                        bool precise) {
   using E = Eigen::Matrix<S, Beam::n_strains, 1>;
   const Configuration<S> end = two_frame::along_step(st.q, u, Instant::End);
-  const Eigen::Matrix<S, Beam::n_strains, Beam::n_strains> Ks = K.cast<S>();
+  const auto& Ks = ad::constant_factor<S>(K);
   if (scheme == fem::TimeScheme::Static) {
     const auto [eps1, B1] = strains_and_gradient(end, g);
     return B1.transpose() * (Ks * eps1);

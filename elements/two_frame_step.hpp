@@ -45,8 +45,8 @@ Configuration<S> along_step(const Configuration<double>& start, const Eigen::Mat
   Configuration<S> q;
   q.xa = start.xa.cast<S>() + c * V(u.template segment<3>(0));
   q.xb = start.xb.cast<S>() + c * V(u.template segment<3>(6));
-  q.Ra = turn(V(u.template segment<3>(3))) * start.Ra.cast<S>();
-  q.Rb = turn(V(u.template segment<3>(9))) * start.Rb.cast<S>();
+  q.Ra = turn(V(u.template segment<3>(3))) * ad::constant_factor<S>(start.Ra);
+  q.Rb = turn(V(u.template segment<3>(9))) * ad::constant_factor<S>(start.Rb);
   return q;
 }
 
