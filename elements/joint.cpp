@@ -422,19 +422,26 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   // when the Jacobian is wanted).
   Vec6 E1;
   Vec12 f;
-  Eigen::Matrix<double, 6, 12> dE = Eigen::Matrix<double, 6, 12>::Zero(), Gv;
-  Eigen::Matrix<double, 12, 12> df = Eigen::Matrix<double, 12, 12>::Zero();
+  // Derivatives only when a Jacobian is wanted: a residual-only pass (most passes of a chord
+  // Newton method) neither fills nor stamps them.
+  const bool jacobian = j.wanted();
+  Eigen::Matrix<double, 6, 12> dE, Gv;
+  Eigen::Matrix<double, 12, 12> df;
+  if (jacobian) {
+    dE.setZero();
+    df.setZero();
+  }
   if (by_hand && !is_static && !used[1]) {
-    const TranslationStep t = translation_step(st.f, st.q, u, lambda.head<3>(), loaded[0], j.wanted());
+    const TranslationStep t = translation_step(st.f, st.q, u, lambda.head<3>(), loaded[0], jacobian);
     E1 << t.E1, Vec3::Zero();
-    Gv.setZero();
-    Gv.topRows<3>() = t.G;
     f = t.force;
-    if (j.wanted()) {
+    if (jacobian) {
+      Gv.setZero();
+      Gv.topRows<3>() = t.G;
       dE.topRows<3>() = t.dE;
       df = t.dforce;
     }
-  } else if (j.wanted()) {
+  } else if (jacobian) {
     using D = ad::Dual<12>;
     const auto [E1d, Gd] =
         kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), used, loaded, is_static, length_scale_,
@@ -487,6 +494,12 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
     }
   }
   r.add<6>(reaction_, c);
+  for (int k = 0; k < 2; ++k) {
+    if (!frames_[k].node) continue;
+    r.add<3>(displacement_[k], Vec3(f.segment<3>(6 * k)));
+    r.add<3>(rotation_[k], Vec3(f.segment<3>(6 * k + 3)));
+  }
+  if (!jacobian) return;
   j.add<6, 6>(reaction_, reaction_, Eigen::Matrix<double, 6, 6>(dc_dl.asDiagonal()));
   const Eigen::Matrix<double, 6, 12> dc_du = dc_de.asDiagonal() * dE;
   for (int k = 0; k < 2; ++k) {
@@ -494,7 +507,6 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
     const std::array<fem::BlockId, 2> rows{displacement_[k], rotation_[k]};
     for (int p = 0; p < 2; ++p) {
       const int rp = 6 * k + 3 * p;
-      r.add<3>(rows[p], Vec3(f.segment<3>(rp)));
       j.add<3, 6>(rows[p], reaction_, Eigen::Matrix<double, 3, 6>(-Gv.transpose().block<3, 6>(rp, 0)));
       j.add<6, 3>(reaction_, rows[p], Eigen::Matrix<double, 6, 3>(dc_du.block<6, 3>(0, rp)));
       for (int l = 0; l < 2; ++l) {
