@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,7 @@ class Tape {
     size_ = 0;
     partials_.clear();
   }
+  bool open = false;  ///< a ReverseScope is recording
   [[nodiscard]] int size() const { return size_; }
   [[nodiscard]] const Entry& entry(int k) const { return entries_[static_cast<std::size_t>(k)]; }
   [[nodiscard]] const std::pair<T, T>& partials(int k) const { return partials_[static_cast<std::size_t>(k)]; }
@@ -198,8 +200,17 @@ Reverse<T> atan2(const Reverse<T>& y, const Reverse<T>& x) {
 template <class T>
 class ReverseScope {
  public:
-  ReverseScope() : tape_(Tape<T>::current()) { tape_.clear(); }
-  ~ReverseScope() { tape_.clear(); }
+  /// Throws std::logic_error when a scope of the same T is open on this thread: a second one would
+  /// clear the first one's tape under it.
+  ReverseScope() : tape_(Tape<T>::current()) {
+    if (tape_.open) throw std::logic_error("a reverse-mode tape is already recording on this thread");
+    tape_.open = true;
+    tape_.clear();
+  }
+  ~ReverseScope() {
+    tape_.clear();
+    tape_.open = false;
+  }
   ReverseScope(const ReverseScope&) = delete;
   ReverseScope& operator=(const ReverseScope&) = delete;
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace catena::elements {
 namespace {
@@ -87,6 +88,15 @@ TEST(Reverse, ThroughTheRotationMapsEqualsForwardDuals) {
   const Eigen::Matrix<double, 6, 1> g = scope.gradient(f(x), w, x);
   const Eigen::Matrix<double, 3, 6> J = ad::jacobian(f(ad::variables<6>(x0)));
   EXPECT_LT((g - J.transpose() * w).cwiseAbs().maxCoeff(), 1e-13);
+}
+
+TEST(Reverse, ASecondScopeOnTheSameTapeIsRefused) {
+  ReverseScope<double> outer;
+  EXPECT_THROW(ReverseScope<double> inner, std::logic_error);
+  const Reverse<double> x = outer.variable(2.0);
+  const Eigen::Matrix<Reverse<double>, 1, 1> y(x * x);
+  const Eigen::Matrix<Reverse<double>, 1, 1> xs(x);
+  EXPECT_EQ(outer.gradient(y, Eigen::Matrix<double, 1, 1>(1.0), xs)[0], 4.0);
 }
 
 }  // namespace
