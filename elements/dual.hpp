@@ -210,11 +210,12 @@ Dual<N, S> abs(const Dual<N, S>& x) {
 
 }  // namespace catena::elements::ad
 
-namespace Eigen {
+namespace catena::elements::ad {
 
-template <int N, class S>
-struct NumTraits<catena::elements::ad::Dual<N, S>> : GenericNumTraits<catena::elements::ad::Dual<N, S>> {
-  using Real = catena::elements::ad::Dual<N, S>;
+/// Eigen's traits of an automatic-differentiation scalar `Real` over doubles (Dual here, Reverse in
+/// elements/reverse.hpp), with the costs of its operations in plain numbers' units.
+template <class Real, int read_cost, int add_cost, int mul_cost>
+struct ScalarTraits : Eigen::GenericNumTraits<Real> {
   using NonInteger = Real;
   using Nested = Real;
   using Literal = Real;
@@ -223,15 +224,26 @@ struct NumTraits<catena::elements::ad::Dual<N, S>> : GenericNumTraits<catena::el
     IsInteger = 0,
     IsSigned = 1,
     RequireInitialization = 1,
-    ReadCost = (N + 1) * NumTraits<S>::ReadCost,
-    AddCost = (N + 1) * NumTraits<S>::AddCost,
-    MulCost = (2 * N + 1) * NumTraits<S>::MulCost,
+    ReadCost = read_cost,
+    AddCost = add_cost,
+    MulCost = mul_cost,
   };
-  static Real epsilon() { return Real(NumTraits<double>::epsilon()); }
-  static Real dummy_precision() { return Real(NumTraits<double>::dummy_precision()); }
-  static Real highest() { return Real(NumTraits<double>::highest()); }
-  static Real lowest() { return Real(NumTraits<double>::lowest()); }
-  static int digits10() { return NumTraits<double>::digits10(); }
+  static Real epsilon() { return Real(Eigen::NumTraits<double>::epsilon()); }
+  static Real dummy_precision() { return Real(Eigen::NumTraits<double>::dummy_precision()); }
+  static Real highest() { return Real(Eigen::NumTraits<double>::highest()); }
+  static Real lowest() { return Real(Eigen::NumTraits<double>::lowest()); }
+  static int digits10() { return Eigen::NumTraits<double>::digits10(); }
+};
+
+}  // namespace catena::elements::ad
+
+namespace Eigen {
+
+template <int N, class S>
+struct NumTraits<catena::elements::ad::Dual<N, S>>
+    : catena::elements::ad::ScalarTraits<catena::elements::ad::Dual<N, S>, (N + 1) * NumTraits<S>::ReadCost,
+                                         (N + 1) * NumTraits<S>::AddCost, (2 * N + 1) * NumTraits<S>::MulCost> {
+  using Real = catena::elements::ad::Dual<N, S>;
 };
 
 template <int N, class S, class BinOp>

@@ -143,7 +143,8 @@ struct Kinematics {
   template <class T>
   ad::Vec3T<T> rotation(const ad::Vec3T<T>&, const ad::Mat3T<T>& Ra, const ad::Vec3T<T>&,
                         const ad::Mat3T<T>& Rb) const {
-    return rotation_of_relative(ad::Mat3T<T>((Ra * Qa.cast<T>()).transpose() * (Rb * Qb.cast<T>())));
+    return rotation_of_relative(
+        ad::Mat3T<T>((Ra * ad::constant_factor<T>(Qa)).transpose() * (Rb * ad::constant_factor<T>(Qb))));
   }
   /// The spatial gradient of ρ at a configuration, in closed form: ρ depends on R_rel alone, and
   /// a spatial perturbation (δθ_a, δθ_b) turns R_rel into R_rel (I + ω̂) to first order, with
@@ -155,8 +156,8 @@ struct Kinematics {
   Eigen::Matrix<T, 3, 12> rotation_gradient(const two_frame::Configuration<T>& q) const {
     using M = ad::Mat3T<T>;
     using D = ad::Dual<3, T>;
-    const M Jb = q.Rb * Qb.cast<T>();
-    const M Rrel = (q.Ra * Qa.cast<T>()).transpose() * Jb;
+    const M Jb = q.Rb * ad::constant_factor<T>(Qb);
+    const M Rrel = (q.Ra * ad::constant_factor<T>(Qa)).transpose() * Jb;
     const Eigen::Matrix<D, 3, 1> omega = ad::variables<3>(Eigen::Matrix<T, 3, 1>(Eigen::Matrix<T, 3, 1>::Zero()));
     const ad::Mat3T<D> turned = ad::constant<D>(Rrel) * (ad::Mat3T<D>::Identity() + fem::skew(ad::Vec3T<D>(omega)));
     const M JbT_Gamma = ad::jacobian(rotation_of_relative(turned)) * Jb.transpose();

@@ -250,25 +250,10 @@ class ReverseScope {
 namespace Eigen {
 
 template <class T>
-struct NumTraits<catena::elements::ad::Reverse<T>> : GenericNumTraits<catena::elements::ad::Reverse<T>> {
+struct NumTraits<catena::elements::ad::Reverse<T>>
+    : catena::elements::ad::ScalarTraits<catena::elements::ad::Reverse<T>, 2 * NumTraits<T>::ReadCost,
+                                         3 * NumTraits<T>::AddCost, 3 * NumTraits<T>::MulCost> {
   using Real = catena::elements::ad::Reverse<T>;
-  using NonInteger = Real;
-  using Nested = Real;
-  using Literal = Real;
-  enum {
-    IsComplex = 0,
-    IsInteger = 0,
-    IsSigned = 1,
-    RequireInitialization = 1,
-    ReadCost = 2 * NumTraits<T>::ReadCost,
-    AddCost = 3 * NumTraits<T>::AddCost,
-    MulCost = 3 * NumTraits<T>::MulCost,
-  };
-  static Real epsilon() { return Real(NumTraits<double>::epsilon()); }
-  static Real dummy_precision() { return Real(NumTraits<double>::dummy_precision()); }
-  static Real highest() { return Real(NumTraits<double>::highest()); }
-  static Real lowest() { return Real(NumTraits<double>::lowest()); }
-  static int digits10() { return NumTraits<double>::digits10(); }
 };
 
 template <class T, class BinOp>

@@ -191,9 +191,8 @@ NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy 
   // A recent step found its kept Jacobian wanting: this one starts with a fresh one.
   const bool old_fits = kept_jacobian_fits(context) && fresh_starts_ == 0;
   fresh_starts_ = std::max(fresh_starts_ - 1, 0);
-  old_failed_ = false;
   NewtonReport report = iterate(context, u, old_fits ? Start::KeptJacobian : Start::FreshJacobian);
-  if (old_fits && !old_failed_) backoff_ = 1;
+  if (old_fits && !report.old_jacobian_failed) backoff_ = 1;
   if (report.converged || report.kept_corrections == 0) return report;
   // The chord corrections may have led where full Newton cannot recover (a stiff member that
   // turned much within the step): before the step is reported as failed, it is solved again from
@@ -219,7 +218,7 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
   // with a fresh one.
   auto old_jacobian_failed = [&] {
     if (start != Start::KeptJacobian || !std::isfinite(previous) || fresh_corrections > 0) return false;
-    old_failed_ = true;
+    report.old_jacobian_failed = true;
     fresh_starts_ = backoff_;
     backoff_ = std::min(2 * backoff_, max_backoff);
     report.kept_corrections += kept_corrections;

@@ -89,6 +89,7 @@ struct NewtonReport {
   std::string largest_owner;  ///< "node 'tip' force y"
   double last_correction = 0; ///< scaled inf-norm of the last correction
   int kept_corrections = 0;   ///< corrections made with a Jacobian from an earlier iterate
+  bool old_jacobian_failed = false;  ///< the Jacobian from an earlier step failed: started afresh
 };
 
 /// Counters and times over the whole run (this rank), for summary.json.
@@ -178,7 +179,6 @@ class Newton {
   bool kept_ = false;
   int fresh_starts_ = 0;  ///< coming steps that start with a fresh Jacobian (KeptJacobian)
   int backoff_ = 1;       ///< fresh starts after the next failure of a Jacobian from an earlier step
-  bool old_failed_ = false;  ///< this step's Jacobian from an earlier step failed
   double kept_h_ = 0.0;
   fem::TimeScheme kept_scheme_ = fem::TimeScheme::Midpoint;
   long kept_assembly_ = 0;
