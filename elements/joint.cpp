@@ -268,6 +268,9 @@ void Joint::declare(fem::UnknownRegistry& registry) {
   // A free component without a force law carries no force: its multiplier is not an unknown.
   for (int k = 0; k < 6; ++k)
     if (!has_multiplier(k)) registry.fix(reaction_, k);
+  // In frame A's axes: a body's axes (unchanged by a rigid rotation of the model), or the
+  // ground's, which are global: the reactions then turn with the node they hold.
+  if (!frames_[0].node) registry.turn_with(reaction_, *frames_[1].node);
   std::vector<fem::BlockId> blocks{reaction_};
   for (int k = 0; k < 2; ++k)
     if (frames_[k].node) {

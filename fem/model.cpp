@@ -11,19 +11,28 @@ NodeId Model::add_node(std::string node_name, const Vec3& position, NodeKind kin
   n.kind = kind;
   n.reference_position = position;
   n.displacement = registry.add_block(owner, "force", UnknownKind::Displacement, 3);
-  if (kind == NodeKind::Frame) n.rotation = registry.add_block(owner, "moment", UnknownKind::Rotation, 3);
   nodes.push_back(std::move(n));
   NodeState s;
   s.position = position;
   initial_state.push_back(s);
-  return NodeId{static_cast<std::int32_t>(nodes.size() - 1)};
+  const NodeId id{static_cast<std::int32_t>(nodes.size() - 1)};
+  if (kind == NodeKind::Frame) make_frame_blocks(id);
+  return id;
 }
 
 void Model::make_frame(NodeId node) {
   Node& n = nodes[static_cast<std::size_t>(node.index)];
   if (n.kind == NodeKind::Frame) return;
+  make_frame_blocks(node);
+}
+
+void Model::make_frame_blocks(NodeId node) {
+  Node& n = nodes[static_cast<std::size_t>(node.index)];
   n.kind = NodeKind::Frame;
   n.rotation = registry.add_block("node '" + n.name + "'", "moment", UnknownKind::Rotation, 3);
+  // A frame node's position increment and rotation are global vectors that turn with its axes.
+  registry.turn_with(n.displacement, node);
+  registry.turn_with(n.rotation, node);
 }
 
 std::optional<NodeId> Model::find_node(std::string_view node_name) const {

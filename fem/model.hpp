@@ -112,6 +112,10 @@ class Model {
   void make_frame(NodeId node);
   /// Recomputes `length_scale` from the node positions.
   void update_length_scale();
+
+ private:
+  /// A frame node's rotation block, and the node's blocks declared turning with it.
+  void make_frame_blocks(NodeId node);
 };
 
 }  // namespace catena::fem

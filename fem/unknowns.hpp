@@ -5,6 +5,7 @@
 #include "fem/types.hpp"
 
 #include <array>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ struct BlockInfo {
   UnknownKind kind = UnknownKind::Displacement;
   int size = 0;
   std::array<bool, max_block_size> fixed{};  ///< components removed by supports
+  /// Components in global axes, in triples (x, y, z; rx, ry, rz), that a rigid rotation of the
+  /// model turns with this node's axes: a frame node's own blocks, a ground joint's reactions.
+  /// None: invariant (a point node's position increment, reactions in a body's axes). Newton's
+  /// chord corrections co-rotate a kept Jacobian with it (solvers/jacobian_transport.hpp).
+  std::optional<NodeId> turns_with;
   [[nodiscard]] std::string row_name(int component) const;  ///< "node 'tip' force y"
 };
 
@@ -58,6 +64,8 @@ class UnknownRegistry {
   BlockId add_block(std::string owner, std::string label, UnknownKind kind, int size);
   /// Removes one component of a block (a support). Its rows and columns are never stamped.
   void fix(BlockId block, int component);
+  /// Declares the node whose rotation turns the block's components (BlockInfo::turns_with).
+  void turn_with(BlockId block, NodeId node);
   /// Declares that an element stamps the residual rows and Jacobian blocks coupling all `blocks`
   /// with each other. Called once per element at set-up: the sparsity is fixed from then on.
   void couple(std::span<const BlockId> blocks);

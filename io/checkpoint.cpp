@@ -17,7 +17,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view magic = "catena-checkpoint";
-constexpr int format_version = 2;  // 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows
+// 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows;
+// 3: the nodes' axes at the kept Jacobian's iterate
+constexpr int format_version = 3;
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {
@@ -173,6 +175,10 @@ std::string checkpoint_text(const Checkpoint& c) {
     << static_cast<int>(j.scheme) << ' ' << j.ranks << ' ' << j.values.size() << '\n';
   for (std::size_t i = 0; i < j.values.size(); ++i) o << hex(j.values[i]) << ((i + 1) % 8 == 0 ? '\n' : ' ');
   if (j.values.size() % 8 != 0) o << '\n';
+  // The nodes' axes where it was evaluated: chord corrections turn it with them since.
+  o << "axes " << j.axes.size() << '\n';
+  for (std::size_t i = 0; i < j.axes.size(); ++i) o << hex(j.axes[i]) << ((i + 1) % 9 == 0 ? '\n' : ' ');
+  if (j.axes.size() % 9 != 0) o << '\n';
   o << "end\n";
   return o.str();
 }
@@ -279,6 +285,11 @@ Checkpoint read_checkpoint(const fs::path& file) {
   if (n_values < 0) r.fail("negative Jacobian entry count");
   j.values.resize(static_cast<std::size_t>(n_values));
   r.reals(j.values, static_cast<int>(n_values), "a Jacobian entry");
+  r.keyword("axes");
+  const long n_axes = r.integer("the count of the kept Jacobian's axes entries");
+  if (n_axes < 0 || n_axes % 9 != 0) r.fail("the kept Jacobian's axes: " + std::to_string(n_axes) + " entries, not 9 per node");
+  j.axes.resize(static_cast<std::size_t>(n_axes));
+  r.reals(j.axes, static_cast<int>(n_axes), "an entry of the kept Jacobian's axes");
   r.keyword("end");
   return c;
 }

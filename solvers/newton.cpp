@@ -67,7 +67,7 @@ PetscErrorCode quietly(Call call) {
 }  // namespace
 
 Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings)
-    : tableau_(&tableau), settings_(settings) {
+    : tableau_(&tableau), settings_(settings), transport_(tableau) {
   int ranks = 1;
   MPI_Comm_size(tableau.comm(), &ranks);
   const char* package = solver_package(settings.linear_solver, ranks);
@@ -76,6 +76,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   inverse_scale_ = tableau.create_vector();
   scratch_ = tableau.create_vector();
   predictor_ = tableau.create_vector();
+  turned_ = tableau.create_vector();
   {
     // Lengths are measured against the model's length scale, rotations in radians. Multipliers
     // are left out: their round-off floor is ~ε m L/h² times the conditioning of the constraint
@@ -119,7 +120,10 @@ KeptJacobian Newton::kept_jacobian() const {
   k.h = kept_h_;
   k.scheme = kept_scheme_;
   MPI_Comm_size(tableau_->comm(), &k.ranks);
-  if (k.valid) k.values = tableau_->jacobian_values();
+  if (k.valid) {
+    k.values = tableau_->jacobian_values();
+    k.axes = transport_.saved();
+  }
   return k;
 }
 
@@ -132,6 +136,7 @@ void Newton::restore_kept_jacobian(const KeptJacobian& state) {
   if (!state.valid || state.ranks != ranks) return;
   // Factored again at the next solve: the same matrix gives the same factors.
   tableau_->set_jacobian_values(state.values);
+  transport_.restore(state.axes);
   kept_ = true;
   kept_h_ = state.h;
   kept_scheme_ = state.scheme;
@@ -151,8 +156,10 @@ void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) 
     kept_ = true;
     kept_h_ = context.h;
     kept_scheme_ = context.scheme;
+    transport_.record(context, u);
   } else {
     tableau_->assemble_residual(context, u, residual_);
+    transport_.update(context, u);
   }
   counters_.assembly_seconds += seconds_since(start);
 }
@@ -160,9 +167,17 @@ void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) 
 bool Newton::solve_linear() {
   ++counters_.linear_solves;
   // The factorization happens inside the first solve after the matrix changed (PCSetUp).
-  const PetscErrorCode code = quietly([&] { return KSPSolve(ksp_, residual_, correction_); });
+  // A kept Jacobian is applied as T J Tᵀ, turned with the nodes (solvers/jacobian_transport.hpp).
+  Vec rhs = residual_;
+  if (transport_.active()) {
+    check(VecCopy(residual_, turned_), "VecCopy");
+    transport_.to_jacobian_axes(turned_);
+    rhs = turned_;
+  }
+  const PetscErrorCode code = quietly([&] { return KSPSolve(ksp_, rhs, correction_); });
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
   if (code == 0) check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
+  if (code == 0 && reason >= 0 && transport_.active()) transport_.from_jacobian_axes(correction_);
   if (code != 0 || reason < 0) {
     kept_ = false;  // a failed factorization is no Jacobian to keep
     // A failed factorization can leave the package unusable (MUMPS answers every later call with

@@ -34,11 +34,14 @@
 /// `max_kept_iterations` corrections, or from the predictor again when its corrections grow; one
 /// of this step: full Newton follows), at the iterate after `max_kept_iterations` chord
 /// corrections that still contract fast (unless one more lands a margin below the test), and
-/// whenever h, the scheme or the matrix changed.
+/// whenever h, the scheme or the matrix changed. Chord corrections apply the kept Jacobian turned
+/// with the nodes since it was evaluated (solvers/jacobian_transport.hpp: the spin-up beam 3 265 →
+/// 871 Jacobians, the flexible pendulum 387 → 12).
 /// `Fresh` evaluates it at every iteration (static and equilibrium solves). PETSc options on the
 /// command line (after `--`) configure the linear solver (`-pc_factor_mat_solver_type`,
 /// `-mat_mumps_icntl_*`, ...).
 #include "assembly/tableau.hpp"
+#include "solvers/jacobian_transport.hpp"
 
 #include <petscksp.h>
 
@@ -72,6 +75,7 @@ struct KeptJacobian {
   fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
   int ranks = 1;               ///< the numbering it belongs to (another rank count: not used)
   std::vector<double> values;  ///< Tableau::jacobian_values (rank 0; empty when not valid)
+  std::vector<double> axes;    ///< JacobianTransport::saved: the nodes' axes at its iterate (rank 0)
 };
 
 /// When a solve evaluates and factors a new Jacobian.
@@ -171,6 +175,8 @@ class Newton {
   NewtonSettings settings_;
   assembly::Handle<KSP, KSPDestroy> ksp_;
   assembly::VecHandle residual_, correction_, inverse_scale_, scratch_, predictor_;
+  JacobianTransport transport_;       ///< co-rotates the kept Jacobian for chord corrections
+  assembly::VecHandle turned_;        ///< the residual in the kept Jacobian's axes
   NewtonCounters counters_;
   Vec shift_ = nullptr;
   bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
