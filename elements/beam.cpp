@@ -1,6 +1,7 @@
 #include "elements/beam.hpp"
 
 #include "elements/autodiff.hpp"
+#include "elements/beam_deformations.hpp"
 #include "elements/reverse.hpp"
 #include "elements/rigid_inertia.hpp"
 #include "elements/two_frame_step.hpp"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace catena::elements {
 
@@ -47,31 +49,7 @@ Eigen::Matrix<T, 12, 1> invariants(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& x
 /// Local deformations (beam.hpp) as a function of the invariants, all in section frame a.
 template <class T>
 Eigen::Matrix<T, Beam::n_strains, 1> deformations_of_invariants(const Eigen::Matrix<T, 12, 1>& z, const Geometry& g) {
-  using std::sqrt;
-  using V = ad::Vec3T<T>;
-  using M = ad::Mat3T<T>;
-  const V d = z.template head<3>();
-  M Q;
-  for (int j = 0; j < 3; ++j) Q.col(j) = z.template segment<3>(3 + 3 * j);
-  const M mean = fem::exp_map(V(0.5 * fem::log_map(Q)));
-  const T l = sqrt(d.squaredNorm());
-  if (!(fem::scalar_value(l) > 1e-9 * g.L)) throw fem::DomainError("beam collapsed to zero length");
-  const V e1 = d / l;
-  // The smallest rotation that turns the mean frame's first axis onto the chord.
-  const V s1 = mean.col(0);
-  const V v = s1.cross(e1);
-  const T c = s1.dot(e1);
-  if (!(fem::scalar_value(c) > -0.99))
-    throw fem::DomainError("beam chord turned more than 170 degrees from its section frames");
-  const M E = fem::identity_plus(v, T(v.squaredNorm()), T(1.0), T(T(1.0) / (T(1.0) + c))) * mean;
-  const V ta = fem::log_map(M(E.transpose()));
-  const V tb = fem::log_map(M(E.transpose() * Q));
-  Eigen::Matrix<T, Beam::n_strains, 1> eps;
-  const T bow = (2.0 * ta[1] * ta[1] - ta[1] * tb[1] + 2.0 * tb[1] * tb[1] + 2.0 * ta[2] * ta[2] - ta[2] * tb[2] +
-                 2.0 * tb[2] * tb[2]) /
-                30.0;
-  eps << (l - g.L) / g.L + bow, tb[0] - ta[0], ta[1], tb[1], ta[2], tb[2];
-  return eps;
+  return beam_deformations::of_invariants<T>(z, g.L);
 }
 
 /// Local deformations (beam.hpp) of a configuration: end positions and nodal triads.
@@ -105,25 +83,58 @@ struct Start {
   Strains eps;
 };
 
-/// φ_k, the deformations as seen from end k (g.side) as a function of z_k. From end b exactly as
-/// the same beam with its nodes in the other order sees it from its first end: its section frames
-/// are S D (D = diag(−1, 1, −1): the axis reversed), so its invariants are (−D e_b, D Q_b D), and
-/// its deformations ε' = P ε, P swapping the ends' bending rotations (those about local z
-/// changing sign). P is its own inverse.
+/// The deformations as seen from end b: exactly as the same beam with its nodes in the other
+/// order sees them from its first end. Its section frames are S D (D = diag(−1, 1, −1): the axis
+/// reversed), so its invariants are (−D e_b, D Q_b D), and its deformations ε' = P ε, P swapping
+/// the ends' bending rotations (those about local z changing sign). P is its own inverse.
+constexpr double reversed_axis[3] = {-1.0, 1.0, -1.0};                        // D
+constexpr int swapped_strain[Beam::n_strains] = {0, 1, 3, 2, 5, 4};              // P's permutation
+constexpr double swapped_sign[Beam::n_strains] = {1.0, 1.0, 1.0, 1.0, -1.0, -1.0};  // and signs
+
+/// The invariants of the reversed beam, (−D e_b, D Q_b D); applied twice, the identity. It is
+/// also its own adjoint (a diagonal matrix of signs).
+template <class T>
+Eigen::Matrix<T, 12, 1> reversed_invariants(const Eigen::Matrix<T, 12, 1>& zk) {
+  Eigen::Matrix<T, 12, 1> reversed;
+  for (int i = 0; i < 3; ++i) reversed[i] = -reversed_axis[i] * zk[i];
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) reversed[3 + 3 * j + i] = reversed_axis[i] * reversed_axis[j] * zk[3 + 3 * j + i];
+  return reversed;
+}
+
+/// φ_k, the deformations as seen from end k (g.side) as a function of z_k.
 template <class T>
 Eigen::Matrix<T, Beam::n_strains, 1> deformations_from_end(const Eigen::Matrix<T, 12, 1>& zk, const Geometry& g) {
   if (g.side == 0) return deformations_of_invariants<T>(zk, g);
-  const double sign[3] = {-1.0, 1.0, -1.0};
-  Eigen::Matrix<T, 12, 1> reversed;
-  for (int i = 0; i < 3; ++i) reversed[i] = -sign[i] * zk[i];
-  for (int j = 0; j < 3; ++j)
-    for (int i = 0; i < 3; ++i) reversed[3 + 3 * j + i] = sign[i] * sign[j] * zk[3 + 3 * j + i];
-  const Eigen::Matrix<T, Beam::n_strains, 1> phi = deformations_of_invariants<T>(reversed, g);
-  const int from[Beam::n_strains] = {0, 1, 3, 2, 5, 4};
-  const double flip[Beam::n_strains] = {1.0, 1.0, 1.0, 1.0, -1.0, -1.0};
+  const Eigen::Matrix<T, Beam::n_strains, 1> phi = deformations_of_invariants<T>(reversed_invariants<T>(zk), g);
   Eigen::Matrix<T, Beam::n_strains, 1> out;
-  for (int i = 0; i < Beam::n_strains; ++i) out[i] = flip[i] * phi[from[i]];
+  for (int i = 0; i < Beam::n_strains; ++i) out[i] = swapped_sign[i] * phi[swapped_strain[i]];
   return out;
+}
+
+/// ∇(σᵀ φ_k)(z_k) by the hand-written reverse sweep (beam_deformations::work_gradient); empty
+/// where that has no adjoint written out.
+std::optional<Vec12> work_gradient_from_end(const Vec12& zk, const Strains& sigma, const Geometry& g) {
+  if (g.side == 0) return beam_deformations::work_gradient(zk, sigma, g.L);
+  Strains swapped;  // σᵀ P φ = (P σ)ᵀ φ
+  for (int i = 0; i < Beam::n_strains; ++i) swapped[swapped_strain[i]] = swapped_sign[i] * sigma[i];
+  const std::optional<Vec12> gradient = beam_deformations::work_gradient(reversed_invariants<double>(zk), swapped, g.L);
+  if (!gradient) return std::nullopt;
+  return reversed_invariants<double>(*gradient);
+}
+
+/// Uᵀ ∇ψ for a gradient ∇ψ in z-space and U = range_directions(turn).
+template <class S>
+Eigen::Matrix<S, 6, 1> along_range(const Vec12& gradient, const std::array<ad::Mat3T<S>, 3>& turn) {
+  Eigen::Matrix<S, 6, 1> p;
+  for (int a = 0; a < 3; ++a) p[a] = S(gradient[a]);
+  for (int a = 3; a < 6; ++a) {
+    S s(0.0);
+    for (std::size_t j = 0; j < 3; ++j)
+      for (int r = 0; r < 3; ++r) s += gradient[3 + 3 * static_cast<int>(j) + r] * turn[j](r, a - 3);
+    p[a] = s;
+  }
+  return p;
 }
 
 /// The z-space directions U α = (α_d, T α_ω) of discrete_gradient_force, T_j = `turn[j]`.
@@ -136,8 +147,8 @@ Eigen::Matrix<S, 12, 6> range_directions(const std::array<ad::Mat3T<S>, 3>& turn
 }
 
 /// (∇φ_k(z_k) U)ᵀ σ at the middle configuration (z_k its invariants seen from end k, U from
-/// `turn`): the generalized forces σ carried to α's coordinates. For S = double, forward AD along
-/// U's six columns. For S = Dual<12> (the Jacobian wants its derivative with respect to the step's
+/// `turn`): the generalized forces σ carried to α's coordinates. For S = double, Uᵀ ∇(σᵀφ_k) by
+/// the hand-written reverse sweep (forward AD along U's six columns where it declines). For S = Dual<12> (the Jacobian wants its derivative with respect to the step's
 /// unknowns) the chain rule, d(Uᵀ∇φᵀσ) = (∇φ U)ᵀ dσ + dUᵀ ∇φᵀσ̄ + Uᵀ ∇²(σ̄ᵀφ) dz_k, where
 /// dz_k = U_m C du lies in the six-dimensional range U_m of the middle configuration's invariants
 /// (U_m built like U from T_m,j = S_kᵀ (S_o e_j)^ with the middle triads; T_mᵀ T_m = 2 I, so C's
@@ -158,6 +169,7 @@ Eigen::Matrix<S, 6, 1> range_force(const Eigen::Matrix<S, 12, 1>& zk, const std:
     return ad::jacobian(Eigen::Matrix<D, n, 1>(deformations_from_end<D>(x, g)));
   };
   if constexpr (std::is_same_v<S, double>) {
+    if (const std::optional<Vec12> gradient = work_gradient_from_end(zk, sigma, g)) return along_range(*gradient, turn);
     return gradient_along(zk, range_directions<double>(turn)).transpose() * sigma;
   } else {
     static_assert(std::is_same_v<S, ad::Dual<12>>, "the Jacobian's unknowns are the step's twelve");
@@ -209,14 +221,7 @@ Eigen::Matrix<S, 6, 1> range_force(const Eigen::Matrix<S, 12, 1>& zk, const std:
     const Eigen::Matrix<double, n, 6> P = gradient_along(z, U);
 
     // Uᵀ ∇ψ with U's own derivatives (the turn blocks), then (∇φ U)ᵀ dσ and the second derivatives.
-    Eigen::Matrix<S, 6, 1> p;
-    for (int a = 0; a < 3; ++a) p[a] = S(gpsi[a]);
-    for (int a = 3; a < 6; ++a) {
-      S s(0.0);
-      for (std::size_t j = 0; j < 3; ++j)
-        for (int r = 0; r < 3; ++r) s += gpsi[3 + 3 * static_cast<int>(j) + r] * turn[j](r, a - 3);
-      p[a] = s;
-    }
+    Eigen::Matrix<S, 6, 1> p = along_range(gpsi, turn);
     const Eigen::Matrix<double, n, 12> dsigma = ad::jacobian(sigma);
     const Eigen::Matrix<double, 6, 12> first = P.transpose() * dsigma;
     for (int a = 0; a < 6; ++a) p[a].derivatives() += (first.row(a) + second.row(a)).transpose();

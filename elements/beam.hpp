@@ -45,7 +45,9 @@
 /// the linear momentum, adds −(αρA L/12)|v_a − v_b|² to the kinetic energy and
 /// −(αρA L/6)(x_a − x_b) × (v_a − v_b) to the angular momentum, and the time element conserves
 /// both as it does for the lumped part (a constant mass matrix with isotropic node blocks).
-/// Jacobians: exact, by nested forward automatic differentiation (elements/dual.hpp).
+/// Jacobians: exact, by forward automatic differentiation (elements/dual.hpp) and a reverse sweep
+/// for the Hessian of the deformation work (elements/reverse.hpp); the residual's gradient of that
+/// work by a hand-written reverse sweep (elements/beam_deformations.hpp).
 #include "fem/element.hpp"
 
 #include <array>
