@@ -18,7 +18,7 @@ namespace {
 
 constexpr std::string_view magic = "catena-checkpoint";
 // 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows;
-// 3: the nodes' axes at the kept Jacobian's iterate
+// 3: the nodes' axes at the kept Jacobian's iterate, its aging
 constexpr int format_version = 3;
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
@@ -171,7 +171,8 @@ std::string checkpoint_text(const Checkpoint& c) {
   }
   // The Newton Jacobian kept across steps, as the matrix's values (factored again on restart).
   const solvers::KeptJacobian& j = s.kept_jacobian;
-  o << "jacobian " << (j.valid ? 1 : 0) << ' ' << j.fresh_starts << ' ' << j.backoff << ' ' << hex(j.h) << ' '
+  o << "jacobian " << (j.valid ? 1 : 0) << ' ' << j.fresh_starts << ' ' << j.backoff << ' ' << j.baseline << ' '
+    << j.excess << ' ' << hex(j.h) << ' '
     << static_cast<int>(j.scheme) << ' ' << j.ranks << ' ' << j.values.size() << '\n';
   for (std::size_t i = 0; i < j.values.size(); ++i) o << hex(j.values[i]) << ((i + 1) % 8 == 0 ? '\n' : ' ');
   if (j.values.size() % 8 != 0) o << '\n';
@@ -275,6 +276,13 @@ Checkpoint read_checkpoint(const fs::path& file) {
            " out of range");
   j.fresh_starts = static_cast<int>(fresh_starts);
   j.backoff = static_cast<int>(backoff);
+  const long baseline = r.integer("the corrections of the first step that kept the Jacobian");
+  const long excess = r.integer("the corrections beyond those since");
+  if (baseline < -1 || baseline > 1000000 || excess < 0 || excess >= solvers::Newton::aging_budget)
+    r.fail("kept Jacobian's baseline " + std::to_string(baseline) + " and excess " + std::to_string(excess) +
+           " out of range");
+  j.baseline = static_cast<int>(baseline);
+  j.excess = static_cast<int>(excess);
   j.h = r.real("the kept Jacobian's step");
   const long scheme = r.integer("the kept Jacobian's scheme");
   if (scheme < 0 || scheme > static_cast<long>(fem::TimeScheme::Static))

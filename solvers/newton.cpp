@@ -116,6 +116,8 @@ KeptJacobian Newton::kept_jacobian() const {
   KeptJacobian k;
   k.valid = kept_ && tableau_->matrix_assemblies() == kept_assembly_;
   k.fresh_starts = fresh_starts_;
+  k.baseline = baseline_;
+  k.excess = excess_;
   k.backoff = backoff_;
   k.h = kept_h_;
   k.scheme = kept_scheme_;
@@ -132,6 +134,8 @@ void Newton::restore_kept_jacobian(const KeptJacobian& state) {
   MPI_Comm_size(tableau_->comm(), &ranks);
   kept_ = false;
   fresh_starts_ = state.fresh_starts;
+  baseline_ = state.baseline;
+  excess_ = state.excess;
   backoff_ = state.backoff;
   if (!state.valid || state.ranks != ranks) return;
   // Factored again at the next solve: the same matrix gives the same factors.
@@ -208,6 +212,7 @@ NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy 
   fresh_starts_ = std::max(fresh_starts_ - 1, 0);
   NewtonReport report = iterate(context, u, old_fits ? Start::KeptJacobian : Start::FreshJacobian);
   if (old_fits && !report.old_jacobian_failed) backoff_ = 1;
+  if (report.converged) age_kept_jacobian(old_fits && !report.old_jacobian_failed && report.kept_corrections == report.iterations, report.iterations);
   if (report.converged || report.kept_corrections == 0) return report;
   // The chord corrections may have led where full Newton cannot recover (a stiff member that
   // turned much within the step): before the step is reported as failed, it is solved again from
@@ -218,6 +223,22 @@ NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy 
   report = iterate(context, u, Start::FullNewton);
   report.iterations += before;
   return report;
+}
+
+void Newton::age_kept_jacobian(bool kept_throughout, int corrections) {
+  if (!kept_throughout) {  // a Jacobian of this step: it starts aging with the next
+    baseline_ = -1;
+    excess_ = 0;
+  } else if (baseline_ < 0) {
+    baseline_ = corrections;
+  } else {
+    excess_ += std::max(0, corrections - baseline_);
+    if (excess_ >= aging_budget) {
+      fresh_starts_ = std::max(fresh_starts_, 1);
+      baseline_ = -1;
+      excess_ = 0;
+    }
+  }
 }
 
 NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {

@@ -322,7 +322,7 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   c.state.element_history = {{1.0, std::acos(-1.0), -std::exp(1.0)}};
   c.state.max_energy_drift = 1e-15 / 7.0;
   c.state.kept_jacobian = {
-      true, 3, 8, 1e-3, fem::TimeScheme::Midpoint, 1, {1.0 / 3.0, -0.0, 5e-324, 1e300, 2, 3, 4, 5, 6},
+      true, 3, 8, 4, 7, 1e-3, fem::TimeScheme::Midpoint, 1, {1.0 / 3.0, -0.0, 5e-324, 1e300, 2, 3, 4, 5, 6},
       {std::sqrt(0.5), -std::sqrt(0.5), 0, std::sqrt(0.5), std::sqrt(0.5), 0, 0, 0, 1}};
   const fs::path dir = fresh_dir("roundtrip");
   fs::create_directories(dir);
@@ -345,6 +345,8 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   EXPECT_EQ(r.state.kept_jacobian.h, 1e-3);
   EXPECT_EQ(r.state.kept_jacobian.fresh_starts, 3);
   EXPECT_EQ(r.state.kept_jacobian.backoff, 8);
+  EXPECT_EQ(r.state.kept_jacobian.baseline, 4);
+  EXPECT_EQ(r.state.kept_jacobian.excess, 7);
   EXPECT_EQ(r.state.kept_jacobian.values, c.state.kept_jacobian.values);
   EXPECT_EQ(r.state.kept_jacobian.axes, c.state.kept_jacobian.axes);
   EXPECT_NO_THROW(check_same_model(r, c.model, dir / "c.ckpt"));
