@@ -1,5 +1,6 @@
 #include "assembly/petsc_session.hpp"
 
+#include "assembly/launcher.hpp"
 #include "assembly/petsc_handle.hpp"
 
 #include <slepcsys.h>
@@ -12,13 +13,6 @@ namespace catena::assembly {
 
 namespace {
 
-/// The first of the launchers' environment variables that is set, as a number.
-int launcher_value(std::initializer_list<const char*> names, int fallback) {
-  for (const char* name : names)
-    if (const char* v = std::getenv(name)) return std::atoi(v);
-  return fallback;
-}
-
 bool session_running() {
   PetscBool up = PETSC_FALSE;
   PetscInitialized(&up);
@@ -27,11 +21,7 @@ bool session_running() {
 
 }  // namespace
 
-bool PetscSession::launched() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "SLURM_STEP_ID"})
-    if (std::getenv(name)) return true;
-  return false;
-}
+bool PetscSession::launched() { return launcher::launched(); }
 
 PetscSession::PetscSession(int& argc, char**& argv) {
   if (!launched()) {
@@ -66,14 +56,14 @@ PetscSession::~PetscSession() {
 }
 
 int PetscSession::rank() {
-  if (!session_running()) return launcher_value({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}, 0);
+  if (!session_running()) return launcher::rank();
   int r = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &r);
   return r;
 }
 
 int PetscSession::size() {
-  if (!session_running()) return launcher_value({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}, 1);
+  if (!session_running()) return launcher::size();
   int s = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &s);
   return s;

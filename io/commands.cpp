@@ -1,26 +1,19 @@
 #include "io/commands.hpp"
 
-#include "assembly/ordering.hpp"
 #include "assembly/petsc_session.hpp"
 #include "assembly/tableau.hpp"
-#include "elements/joint.hpp"
 #include "io/checkpoint.hpp"
 #include "io/csv_writer.hpp"
 #include "io/linearized_command.hpp"
-#include "io/model_reader.hpp"
 #include "io/progress.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
 #include "solvers/time_integrator.hpp"
 
-#include <petscversion.h>
-#include <slepcversion.h>
-
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
-#include <map>
 
 namespace catena::io {
 
@@ -38,28 +31,6 @@ bool is_root() { return assembly::PetscSession::rank() == 0; }
 
 void print_error(const std::string& message) {
   if (is_root()) std::cerr << message << '\n';
-}
-
-/// Reads the model; input errors are printed as `file:line:column: key: message`.
-std::optional<fem::Model> load(const RunOptions& options) {
-  try {
-    fem::Model model = read_model(options.model, options.overrides);
-    if (options.output_every) {
-      if (*options.output_every < 1) throw std::invalid_argument("--output-every: expected a positive integer");
-      model.analysis.output_every = *options.output_every;
-    }
-    if (options.checkpoint_every) {
-      if (*options.checkpoint_every < 0)
-        throw std::invalid_argument("--checkpoint-every: expected a whole number >= 0 (0: no checkpoints)");
-      model.analysis.checkpoint_every = *options.checkpoint_every;
-    }
-    return model;
-  } catch (const InputError& e) {
-    print_error(e.what());
-  } catch (const std::exception& e) {
-    print_error(options.model.string() + ": " + e.what());
-  }
-  return std::nullopt;
 }
 
 SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau, const solvers::RunStatistics& s) {
@@ -122,7 +93,7 @@ bool prepare_restart_output(const std::filesystem::path& out, const solvers::Int
 }  // namespace
 
 int run_command(const RunOptions& options) {
-  std::optional<fem::Model> model = load(options);
+  std::optional<fem::Model> model = load_model(options, is_root());
   if (!model) return exit_bad_input;
   // Nothing is written before the model is known to be valid: bad input never clobbers results.
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("out") / model->name);
@@ -247,63 +218,6 @@ int run_command(const RunOptions& options) {
     }
   }
   return code;
-}
-
-int check_command(const RunOptions& options) {
-  std::optional<fem::Model> model = load(options);
-  if (!model) return exit_bad_input;
-  if (!is_root()) return exit_ok;
-  // Counted from the declared couplings, without PETSc (the tableau's pattern is the same).
-  const assembly::PatternSize size = assembly::pattern_size(assembly::block_graph(model->registry));
-  std::map<std::string, int> kinds;
-  for (const auto& e : model->elements) {
-    // Joints by kind ("joint (revolute)"): the library kind of each joint.
-    const auto* joint = dynamic_cast<const elements::Joint*>(e.get());
-    ++kinds[joint ? "joint (" + joint->definition().kind + ")" : std::string(e->kind())];
-  }
-  std::cout << options.model.string() << ": model '" << model->name << "' is valid\n"
-            << "  nodes       " << model->nodes.size() << '\n'
-            << "  unknowns    " << size.unknowns << '\n'
-            << "  non-zeros   " << size.nonzeros << '\n';
-  for (const auto& [kind, n] : kinds)
-    std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
-  for (const auto& set : model->sets)
-    std::cout << "  set " << set.name << ": "
-              << (set.nodes.empty() ? std::to_string(set.elements.size()) + " elements"
-                                    : std::to_string(set.nodes.size()) + " nodes")
-              << '\n';
-  std::cout << "  sensors     " << model->sensors.size() << '\n'
-            << "  analysis    ";
-  const fem::LinearizedSettings& lin = model->analysis.linearized;
-  if (model->analysis.type == fem::AnalysisType::Eigen) {
-    std::cout << "eigen, " << lin.modes << " modes about "
-              << (lin.about_equilibrium ? "the equilibrium" : "the given configuration");
-    if (!lin.frame_angular_velocity.isZero())
-      std::cout << ", turning frame " << lin.frame_angular_velocity.norm() << " rad/s";
-    std::cout << '\n';
-  } else if (model->analysis.type == fem::AnalysisType::Buckling) {
-    std::cout << "buckling, preload " << lin.preload << ", path to load factor " << lin.load_factor_max << " in "
-              << lin.increments << " increments\n";
-  } else if (model->analysis.type == fem::AnalysisType::Static) {
-    std::cout << "static, first increment dt = " << model->analysis.dt << ", t_end = " << model->analysis.t_end << '\n';
-  } else {
-    std::cout << "dynamic, " << (model->analysis.scheme == fem::TimeScheme::Midpoint ? "midpoint" : "newmark")
-              << ", dt = " << model->analysis.dt << " s, t_end = " << model->analysis.t_end << " s\n";
-  }
-  return exit_ok;
-}
-
-int info_command() {
-  if (!is_root()) return exit_ok;
-  std::cout << "catena " << CATENA_VERSION << "\n"
-            << "  MPI ranks       " << assembly::PetscSession::size() << "\n"
-            << "  PETSc           " << PETSC_VERSION_MAJOR << '.' << PETSC_VERSION_MINOR << '.' << PETSC_VERSION_SUBMINOR
-            << "\n"
-            << "  linear solvers  auto (default: superlu on one rank, else mumps), mumps, klu,\n"
-            << "                  umfpack, superlu, petsc (serial only except mumps)\n"
-            << "  eigensolvers    SLEPc " << SLEPC_VERSION_MAJOR << '.' << SLEPC_VERSION_MINOR << '.'
-            << SLEPC_VERSION_SUBMINOR << " (EPS, PEP; shift-and-invert with the linear solver)\n";
-  return exit_ok;
 }
 
 }  // namespace catena::io

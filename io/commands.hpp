@@ -3,6 +3,8 @@
 /// checkpoint that cannot be read or belongs to another model or output), 3 solver failure after
 /// step cutting (results so far kept), 130/143 interrupted by SIGINT/SIGTERM (valid files up to
 /// the last completed step, and a checkpoint there when checkpoints are on).
+#include "fem/model.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -24,6 +26,10 @@ struct RunOptions {
   bool quiet = false;
 };
 
+/// Reads the model with the options' overrides; input errors are printed (when `report`, on one
+/// rank only) as `file:line:column: key: message`, and the result is then empty.
+std::optional<fem::Model> load_model(const RunOptions& options, bool report);
+
 /// `catena run`: reads the model, integrates, writes results; returns the exit code.
 /// PETSc must be initialized. With `restart`, the run continues from the checkpoint: into the
 /// directory of the run that wrote it (it has energy.csv, sensors.csv or results.pvd), whose rows
@@ -32,6 +38,8 @@ struct RunOptions {
 /// checkpoint, VTK frames numbered on from it).
 int run_command(const RunOptions& options);
 /// `catena check`: validates the model and prints a summary (unknowns, non-zeros, elements).
+/// `check` and `info` (io/model_commands.cpp) need neither PETSc nor MPI nor VTK: the front end
+/// (io/main.cpp) answers them without loading those libraries.
 int check_command(const RunOptions& options);
 /// `catena info`: version, linear solver packages, MPI size.
 int info_command();

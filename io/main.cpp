@@ -1,119 +1,38 @@
-// catena: command line entry point. Everything after `--` goes to PETSc untouched.
-#include "assembly/petsc_session.hpp"
-#include "io/commands.hpp"
+// catena: the command line's front end. `check` and `info` are answered here, in a program that
+// links neither PETSc nor MPI nor VTK: loading those (134 shared libraries, 73 000 symbol
+// bindings) took 0.06 s before anything ran, five times MBDyn's whole one-step run. `run` is
+// handed, with the same arguments, to the solver next to this program (catena-run, io/run_main.cpp)
+// by exec: the same process, so signals, exit codes and MPI launchers see no difference.
+#include "io/command_line.hpp"
 
-#include <boost/program_options.hpp>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
-#include <string>
-#include <vector>
-
-namespace po = boost::program_options;
+#include <system_error>
 
 namespace {
 
-constexpr const char* usage = R"(usage: catena <command> [options] [-- petsc-options]
-
-commands:
-  run MODEL.yaml      integrate the model and write results
-  check MODEL.yaml    validate the model and print a summary (unknowns, non-zeros, elements)
-  info                version, linear solvers, MPI size
-
-examples:
-  catena run cases/bathe-pendulum/model.yaml
-  catena run cases/bathe-pendulum/model.yaml --out runs/newmark --set analysis.integrator=newmark
-  catena run model.yaml --set L=12 --set analysis.dt=1e-3 -- -pc_factor_mat_solver_type umfpack
-  mpirun -n 2 catena run model.yaml --quiet
-  catena run model.yaml --checkpoint-every 100       (checkpoint_<step>.ckpt in the output directory)
-  catena run model.yaml --restart out/model/checkpoint_000300.ckpt
-                      continue from step 300 into the same directory (later rows and frames replaced)
-
-exit codes: 0 done, 2 bad input, 3 solver failure, 130 SIGINT, 143 SIGTERM (a checkpoint is
-written at the stop when checkpoints are on; continue with --restart)
-
-options)";
+/// Replaces this process by the solver with the same arguments; returns only when that fails.
+int exec_solver(char** argv) {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path solver = (ec ? std::filesystem::path(argv[0]) : self).parent_path() / "catena-run";
+  execv(solver.c_str(), argv);
+  std::cerr << "catena run: cannot start the solver " << solver.string() << ": " << std::strerror(errno)
+            << " (it is built and installed next to catena)\n";
+  return catena::io::exit_solver_failure;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Split the command line at `--`: ours before, PETSc's after.
-  std::vector<std::string> ours;
-  std::vector<char*> petsc_argv{argv[0]};
-  bool after_separator = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!after_separator && std::string(argv[i]) == "--") {
-      after_separator = true;
-      continue;
-    }
-    if (after_separator)
-      petsc_argv.push_back(argv[i]);
-    else
-      ours.emplace_back(argv[i]);
-  }
-
-  po::options_description visible(usage);
-  visible.add_options()("help,h", "show this help")(
-      "out,o", po::value<std::string>(), "output directory (default out/<model name>/)")(
-      "set,s", po::value<std::vector<std::string>>()->composing(),
-      "override a parameter (--set L=12) or any scalar by dotted path (--set analysis.dt=0.5); repeatable")(
-      "output-every", po::value<int>(),
-      "write CSV rows every N steps, and VTK frames unless output.vtk_every or output.dt say otherwise "
-      "(overrides analysis.output_every)")(
-      "checkpoint-every", po::value<int>(),
-      "write a checkpoint every N steps (overrides output.checkpoint_every; 0: none)")(
-      "restart", po::value<std::string>(), "continue the run from checkpoint FILE (same model and --set)")(
-      "quiet,q", "no progress output");
-  po::options_description hidden;
-  hidden.add_options()("command", po::value<std::string>())("model", po::value<std::string>());
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("command", 1).add("model", 1);
-
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(ours).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "catena: " << e.what() << "\n(run 'catena --help')\n";
-    return catena::io::exit_bad_input;
-  }
-  if (vm.count("help") || !vm.count("command")) {
-    std::cout << visible << '\n';
-    return vm.count("help") ? 0 : catena::io::exit_bad_input;
-  }
-  const std::string command = vm["command"].as<std::string>();
-  if (command != "run" && command != "check" && command != "info") {
-    std::cerr << "catena: unknown command '" << command << "' (expected run, check or info)\n";
-    return catena::io::exit_bad_input;
-  }
-  catena::io::RunOptions options;
-  if (command != "info") {
-    if (!vm.count("model")) {
-      std::cerr << "catena " << command << ": missing MODEL.yaml\n";
-      return catena::io::exit_bad_input;
-    }
-    options.model = vm["model"].as<std::string>();
-  }
-  if (vm.count("out")) options.out = vm["out"].as<std::string>();
-  if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
-  if (vm.count("output-every")) options.output_every = vm["output-every"].as<int>();
-  if (vm.count("checkpoint-every")) options.checkpoint_every = vm["checkpoint-every"].as<int>();
-  if (vm.count("restart")) {
-    if (command != "run") {
-      std::cerr << "catena " << command << ": --restart applies to run only\n";
-      return catena::io::exit_bad_input;
-    }
-    options.restart = vm["restart"].as<std::string>();
-  }
-  options.quiet = vm.count("quiet") > 0;
-
-  // Only `run` solves: `check` and `info` start neither MPI nor PETSc.
-  if (command == "check") return catena::io::check_command(options);
-  if (command == "info") return catena::io::info_command();
-  int petsc_argc = static_cast<int>(petsc_argv.size());
-  petsc_argv.push_back(nullptr);
-  char** petsc_args = petsc_argv.data();
-  const catena::assembly::PetscSession petsc(petsc_argc, petsc_args);
-  return catena::io::run_command(options);
+  const auto parsed = catena::io::parse_command_line(argc, argv);
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  const catena::io::CommandLine& line = std::get<catena::io::CommandLine>(parsed);
+  if (line.command == "check") return catena::io::check_command(line.options);
+  if (line.command == "info") return catena::io::info_command();
+  return exec_solver(argv);
 }

@@ -161,4 +161,41 @@ TEST(Cli, CheckPrintsUnknownsAndNonZeros) {
   EXPECT_NE(r.output.find("non-zeros"), std::string::npos) << r.output;
 }
 
+/// The output of a shell command (stdout and stderr) and its exit code.
+Result shell(const std::string& command) {
+  const fs::path log = fresh_dir("shell") += ".log";
+  const int status = std::system((command + " > '" + log.string() + "' 2>&1").c_str());
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::remove(log);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+TEST(Cli, CheckAndInfoLoadNeitherPetscNorMpiNorVtk) {
+  // The front end links none of them (io/main.cpp): its start is not theirs.
+  const Result libraries = shell(std::string("ldd ") + CATENA_EXECUTABLE);
+  ASSERT_EQ(libraries.code, 0) << libraries.output;
+  for (const char* heavy : {"libpetsc", "libslepc", "libmpi", "libvtk"})
+    EXPECT_EQ(libraries.output.find(heavy), std::string::npos) << heavy << " in\n" << libraries.output;
+  EXPECT_NE(libraries.output.find("libyaml-cpp"), std::string::npos) << libraries.output;
+  const Result info = run("info");
+  EXPECT_EQ(info.code, 0) << info.output;
+  EXPECT_NE(info.output.find("PETSc           3."), std::string::npos) << info.output;
+}
+
+TEST(Cli, RunWithoutItsSolverSaysWhatIsMissing) {
+  const fs::path dir = fresh_dir("alone");
+  fs::create_directories(dir);
+  fs::copy_file(CATENA_EXECUTABLE, dir / "catena");
+  const Result r = shell((dir / "catena").string() + " run " + source("cases/bathe-pendulum/model.yaml") + " --out " +
+                         (dir / "out").string());
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find((dir / "catena-run").string() + ": No such file"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // check needs no solver.
+  EXPECT_EQ(shell((dir / "catena").string() + " check " + source("cases/bathe-pendulum/model.yaml")).code, 0);
+  fs::remove_all(dir);
+}
+
 }  // namespace

@@ -1,0 +1,106 @@
+// The commands that read a model but never solve it: `catena check` and `catena info`, and the
+// model loading that `run` shares. Nothing here links PETSc, MPI or VTK (io/main.cpp says why).
+#include "assembly/launcher.hpp"
+#include "assembly/ordering.hpp"
+#include "elements/joint.hpp"
+#include "io/commands.hpp"
+#include "io/model_reader.hpp"
+
+#include <petscversion.h>  // version macros only
+#include <slepcversion.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+namespace catena::io {
+
+namespace {
+
+/// Before any MPI session, the rank is what the launcher says: one rank prints.
+bool is_root() { return assembly::launcher::rank() == 0; }
+
+}  // namespace
+
+std::optional<fem::Model> load_model(const RunOptions& options, bool report) {
+  auto print_error = [report](const std::string& message) {
+    if (report) std::cerr << message << '\n';
+  };
+  try {
+    fem::Model model = read_model(options.model, options.overrides);
+    if (options.output_every) {
+      if (*options.output_every < 1) throw std::invalid_argument("--output-every: expected a positive integer");
+      model.analysis.output_every = *options.output_every;
+    }
+    if (options.checkpoint_every) {
+      if (*options.checkpoint_every < 0)
+        throw std::invalid_argument("--checkpoint-every: expected a whole number >= 0 (0: no checkpoints)");
+      model.analysis.checkpoint_every = *options.checkpoint_every;
+    }
+    return model;
+  } catch (const InputError& e) {
+    print_error(e.what());
+  } catch (const std::exception& e) {
+    print_error(options.model.string() + ": " + e.what());
+  }
+  return std::nullopt;
+}
+
+int check_command(const RunOptions& options) {
+  std::optional<fem::Model> model = load_model(options, is_root());
+  if (!model) return exit_bad_input;
+  if (!is_root()) return exit_ok;
+  // Counted from the declared couplings, without PETSc (the tableau's pattern is the same).
+  const assembly::PatternSize size = assembly::pattern_size(assembly::block_graph(model->registry));
+  std::map<std::string, int> kinds;
+  for (const auto& e : model->elements) {
+    // Joints by kind ("joint (revolute)"): the library kind of each joint.
+    const auto* joint = dynamic_cast<const elements::Joint*>(e.get());
+    ++kinds[joint ? "joint (" + joint->definition().kind + ")" : std::string(e->kind())];
+  }
+  std::cout << options.model.string() << ": model '" << model->name << "' is valid\n"
+            << "  nodes       " << model->nodes.size() << '\n'
+            << "  unknowns    " << size.unknowns << '\n'
+            << "  non-zeros   " << size.nonzeros << '\n';
+  for (const auto& [kind, n] : kinds)
+    std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
+  for (const auto& set : model->sets)
+    std::cout << "  set " << set.name << ": "
+              << (set.nodes.empty() ? std::to_string(set.elements.size()) + " elements"
+                                    : std::to_string(set.nodes.size()) + " nodes")
+              << '\n';
+  std::cout << "  sensors     " << model->sensors.size() << '\n'
+            << "  analysis    ";
+  const fem::LinearizedSettings& lin = model->analysis.linearized;
+  if (model->analysis.type == fem::AnalysisType::Eigen) {
+    std::cout << "eigen, " << lin.modes << " modes about "
+              << (lin.about_equilibrium ? "the equilibrium" : "the given configuration");
+    if (!lin.frame_angular_velocity.isZero())
+      std::cout << ", turning frame " << lin.frame_angular_velocity.norm() << " rad/s";
+    std::cout << '\n';
+  } else if (model->analysis.type == fem::AnalysisType::Buckling) {
+    std::cout << "buckling, preload " << lin.preload << ", path to load factor " << lin.load_factor_max << " in "
+              << lin.increments << " increments\n";
+  } else if (model->analysis.type == fem::AnalysisType::Static) {
+    std::cout << "static, first increment dt = " << model->analysis.dt << ", t_end = " << model->analysis.t_end << '\n';
+  } else {
+    std::cout << "dynamic, " << (model->analysis.scheme == fem::TimeScheme::Midpoint ? "midpoint" : "newmark")
+              << ", dt = " << model->analysis.dt << " s, t_end = " << model->analysis.t_end << " s\n";
+  }
+  return exit_ok;
+}
+
+int info_command() {
+  if (!is_root()) return exit_ok;
+  std::cout << "catena " << CATENA_VERSION << "\n"
+            << "  MPI ranks       " << assembly::launcher::size() << "\n"
+            << "  PETSc           " << PETSC_VERSION_MAJOR << '.' << PETSC_VERSION_MINOR << '.' << PETSC_VERSION_SUBMINOR
+            << "\n"
+            << "  linear solvers  auto (default: superlu on one rank, else mumps), mumps, klu,\n"
+            << "                  umfpack, superlu, petsc (serial only except mumps)\n"
+            << "  eigensolvers    SLEPc " << SLEPC_VERSION_MAJOR << '.' << SLEPC_VERSION_MINOR << '.'
+            << SLEPC_VERSION_SUBMINOR << " (EPS, PEP; shift-and-invert with the linear solver)\n";
+  return exit_ok;
+}
+
+}  // namespace catena::io
