@@ -87,9 +87,9 @@ struct Start {
 /// order sees them from its first end. Its section frames are S D (D = diag(−1, 1, −1): the axis
 /// reversed), so its invariants are (−D e_b, D Q_b D), and its deformations ε' = P ε, P swapping
 /// the ends' bending rotations (those about local z changing sign). P is its own inverse.
-constexpr double reversed_axis[3] = {-1.0, 1.0, -1.0};                        // D
-constexpr int swapped_strain[Beam::n_strains] = {0, 1, 3, 2, 5, 4};              // P's permutation
-constexpr double swapped_sign[Beam::n_strains] = {1.0, 1.0, 1.0, 1.0, -1.0, -1.0};  // and signs
+constexpr double reversed_axis[3] = {-1.0, 1.0, -1.0};                             // D
+constexpr int swapped_strain[Beam::n_strains] = {0, 1, 3, 2, 5, 4};                // P's permutation
+constexpr double swapped_sign[Beam::n_strains] = {1.0, 1.0, 1.0, 1.0, -1.0, -1.0};  // and its signs
 
 /// The invariants of the reversed beam, (−D e_b, D Q_b D); applied twice, the identity. It is
 /// also its own adjoint (a diagonal matrix of signs).
@@ -148,7 +148,8 @@ Eigen::Matrix<S, 12, 6> range_directions(const std::array<ad::Mat3T<S>, 3>& turn
 
 /// (∇φ_k(z_k) U)ᵀ σ at the middle configuration (z_k its invariants seen from end k, U from
 /// `turn`): the generalized forces σ carried to α's coordinates. For S = double, Uᵀ ∇(σᵀφ_k) by
-/// the hand-written reverse sweep (forward AD along U's six columns where it declines). For S = Dual<12> (the Jacobian wants its derivative with respect to the step's
+/// the hand-written reverse sweep (forward AD along U's six columns where it declines). For
+/// S = Dual<12> (the Jacobian wants its derivative with respect to the step's
 /// unknowns) the chain rule, d(Uᵀ∇φᵀσ) = (∇φ U)ᵀ dσ + dUᵀ ∇φᵀσ̄ + Uᵀ ∇²(σ̄ᵀφ) dz_k, where
 /// dz_k = U_m C du lies in the six-dimensional range U_m of the middle configuration's invariants
 /// (U_m built like U from T_m,j = S_kᵀ (S_o e_j)^ with the middle triads; T_mᵀ T_m = 2 I, so C's

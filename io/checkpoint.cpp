@@ -295,7 +295,8 @@ Checkpoint read_checkpoint(const fs::path& file) {
   r.reals(j.values, static_cast<int>(n_values), "a Jacobian entry");
   r.keyword("axes");
   const long n_axes = r.integer("the count of the kept Jacobian's axes entries");
-  if (n_axes < 0 || n_axes % 9 != 0) r.fail("the kept Jacobian's axes: " + std::to_string(n_axes) + " entries, not 9 per node");
+  if (n_axes < 0 || n_axes % 9 != 0)
+    r.fail("the kept Jacobian's axes: " + std::to_string(n_axes) + " entries, not 9 per node");
   j.axes.resize(static_cast<std::size_t>(n_axes));
   r.reals(j.axes, static_cast<int>(n_axes), "an entry of the kept Jacobian's axes");
   r.keyword("end");

@@ -135,7 +135,8 @@ std::vector<double> JacobianTransport::saved() const {
   // Each node's axes come from the rank that owns its rotation block; the others add zeros.
   std::vector<double> mine(9 * n_saved_, 0.0), all;
   for (std::size_t k = 0; k < nodes_.size(); ++k)
-    if (nodes_[k].owner) std::copy_n(at_jacobian_[k].data(), 9, mine.begin() + 9 * static_cast<std::ptrdiff_t>(nodes_[k].saved_index));
+    if (nodes_[k].owner)
+      std::copy_n(at_jacobian_[k].data(), 9, mine.begin() + 9 * static_cast<std::ptrdiff_t>(nodes_[k].saved_index));
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
   if (rank == 0) all.resize(mine.size());

@@ -212,7 +212,11 @@ NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy 
   fresh_starts_ = std::max(fresh_starts_ - 1, 0);
   NewtonReport report = iterate(context, u, old_fits ? Start::KeptJacobian : Start::FreshJacobian);
   if (old_fits && !report.old_jacobian_failed) backoff_ = 1;
-  if (report.converged) age_kept_jacobian(old_fits && !report.old_jacobian_failed && report.kept_corrections == report.iterations, report.iterations);
+  if (report.converged) {
+    const bool kept_throughout =
+        old_fits && !report.old_jacobian_failed && report.kept_corrections == report.iterations;
+    age_kept_jacobian(kept_throughout, report.iterations);
+  }
   if (report.converged || report.kept_corrections == 0) return report;
   // The chord corrections may have led where full Newton cannot recover (a stiff member that
   // turned much within the step): before the step is reported as failed, it is solved again from
