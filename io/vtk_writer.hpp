@@ -3,7 +3,8 @@
 /// 00000 first), and the index `results.pvd` (a ParaView collection with the time of every frame),
 /// replaced atomically after each frame so that ParaView can open it while the run goes on.
 ///
-/// Content of each .vtu (VTK XML, binary appended, zlib-compressed, coordinates in double):
+/// Content of each .vtu (VTK XML, binary appended, zlib-compressed from 1 000 points, coordinates
+/// in double):
 ///   points      current positions of all nodes, in model order [m]; then one point per element
 ///               with an output point of its own (joints: frame B's joint point), in element order
 ///   cells       first one per element, in element order: a VTK_VERTEX on its own point (joints),
