@@ -1,5 +1,7 @@
 #include "elements/beam_deformations.hpp"
 
+#include "elements/dual.hpp"
+
 #include <cmath>
 
 namespace catena::elements::beam_deformations {
@@ -9,10 +11,9 @@ namespace {
 using fem::Mat3;
 using fem::Vec3;
 
-/// Horner's rule for c0 + c1 x + c2 x² + c3 x³ + c4 x⁴.
-double poly4(double x, double c0, double c1, double c2, double c3, double c4) {
-  return c0 + x * (c1 + x * (c2 + x * (c3 + x * c4)));
-}
+/// x as the variable of a one-direction dual number: fem's scalar coefficient functions give
+/// their values and derivatives through it.
+ad::Dual<1> variable(double x) { return ad::Dual<1>(x, Eigen::Matrix<double, 1, 1>(1.0)); }
 
 /// The adjoint of R ↦ fem::log_map(R) at R: the R̄ with ⟨R̄, dR⟩ = t̄ · d log_map(R), following
 /// log_map's branches; false in its third branch (angle above 90 degrees).
@@ -24,9 +25,8 @@ bool log_map_adjoint(const Mat3& r, const Vec3& tbar, Mat3& rbar) {
   double cbar = 0.0;
   if (c > 0.0 && s2 < fem::rotation_detail::log_series_sin2) {
     // φ = f(s²) w
-    const double f = poly4(s2, 1.0, 1.0 / 6, 3.0 / 40, 5.0 / 112, 35.0 / 1152);
-    const double df = poly4(s2, 1.0 / 6, 2.0 * 3.0 / 40, 3.0 * 5.0 / 112, 4.0 * 35.0 / 1152, 0.0);
-    wbar = f * tbar + (2.0 * df * tbar.dot(w)) * w;
+    const ad::Dual<1> f = fem::log_series_factor(variable(s2));
+    wbar = f.value() * tbar + (2.0 * f.derivatives()[0] * tbar.dot(w)) * w;
   } else if (c >= 0.0) {
     // φ = g w with g = atan2(s, c)/s, s = |w|
     const double s = std::sqrt(s2);
@@ -65,22 +65,10 @@ IdentityPlusAdjoint identity_plus_adjoint(const Vec3& v, double v2, double a, do
 /// The adjoint of φ ↦ fem::exp_map(φ) at φ, following its branches.
 Vec3 exp_map_adjoint(const Vec3& phi, const Mat3& rbar) {
   const double x = phi.squaredNorm();  // θ²
-  double a = 0.0, b = 0.0, da = 0.0, db = 0.0;  // sin θ/θ, (1 − cos θ)/θ² and their derivatives in θ²
-  if (x < fem::rotation_detail::series_theta2) {
-    a = poly4(x, 1.0, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880);
-    b = poly4(x, 1.0 / 2, -1.0 / 24, 1.0 / 720, -1.0 / 40320, 1.0 / 3628800);
-    da = poly4(x, -1.0 / 6, 2.0 / 120, -3.0 / 5040, 4.0 / 362880, 0.0);
-    db = poly4(x, -1.0 / 24, 2.0 / 720, -3.0 / 40320, 4.0 / 3628800, 0.0);
-  } else {
-    const double theta = std::sqrt(x);
-    const double s = std::sin(0.5 * theta);
-    a = std::sin(theta) / theta;
-    b = 2.0 * s * s / x;
-    da = (std::cos(theta) - a) / (2.0 * x);
-    db = (a - 2.0 * b) / (2.0 * x);
-  }
-  const IdentityPlusAdjoint p = identity_plus_adjoint(phi, x, a, b, rbar);
-  const double xbar = p.v2 + p.a * da + p.b * db;
+  // exp_map's coefficients a = sin θ/θ, b = (1 − cos θ)/θ² and their derivatives in θ².
+  const fem::ExpCoefficients<ad::Dual<1>> c = fem::exp_coefficients(variable(x));
+  const IdentityPlusAdjoint p = identity_plus_adjoint(phi, x, c.a.value(), c.b.value(), rbar);
+  const double xbar = p.v2 + p.a * c.a.derivatives()[0] + p.b * c.b.derivatives()[0];
   return p.v + (2.0 * xbar) * phi;
 }
 

@@ -98,19 +98,6 @@ template <class T>
   return m;
 }
 
-/// skew(v)² = v vᵀ − |v|² I, without the 3×3 product (a third of the operations, which counts
-/// in the nested dual numbers of the element kernels).
-template <class T>
-[[nodiscard]] Mat3T<T> skew_squared(const Vec3T<T>& v) {
-  const T n2 = v.squaredNorm();
-  Mat3T<T> m;
-  for (int j = 0; j < 3; ++j) {
-    for (int i = j + 1; i < 3; ++i) m(i, j) = m(j, i) = v[i] * v[j];
-    m(j, j) = v[j] * v[j] - n2;
-  }
-  return m;
-}
-
 /// Axial vector of the skew-symmetric part ½(M − Mᵀ): axial(skew(v)) = v.
 template <class T>
 [[nodiscard]] Vec3T<T> axial(const Mat3T<T>& m) {
@@ -134,26 +121,39 @@ template <class T>
   return r;
 }
 
+/// exp_map's coefficients as functions of x = θ²: a = sin θ / θ, b = (1 − cos θ) / θ². Any scalar
+/// type, so that a hand-written adjoint can take their derivatives with a dual number
+/// (elements/beam_deformations.cpp).
+template <class T>
+struct ExpCoefficients {
+  T a, b;
+};
+template <class T>
+[[nodiscard]] ExpCoefficients<T> exp_coefficients(const T& x) {
+  using std::sin;
+  using std::sqrt;
+  if (scalar_value(x) < rotation_detail::series_theta2)
+    return {rotation_detail::poly4(x, 1.0, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880),
+            rotation_detail::poly4(x, 1.0 / 2, -1.0 / 24, 1.0 / 720, -1.0 / 40320, 1.0 / 3628800)};
+  const T theta = sqrt(x);
+  const T s = sin(T(0.5) * theta);
+  return {sin(theta) / theta, T(2) * s * s / x};  // 1 − cos θ = 2 sin²(θ/2), without cancellation
+}
+
 /// Rotation matrix of the rotation vector φ (Rodrigues):
 ///     exp(φ̂) = I + (sin θ/θ) φ̂ + ((1 − cos θ)/θ²) φ̂².
 template <class T>
 [[nodiscard]] Mat3T<T> exp_map(const Vec3T<T>& phi) {
-  using std::cos;
-  using std::sin;
-  using std::sqrt;
   const T x = phi.squaredNorm();  // θ²
-  T a;                            // sin θ / θ
-  T b;                            // (1 − cos θ) / θ²
-  if (scalar_value(x) < rotation_detail::series_theta2) {
-    a = rotation_detail::poly4(x, 1.0, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880);
-    b = rotation_detail::poly4(x, 1.0 / 2, -1.0 / 24, 1.0 / 720, -1.0 / 40320, 1.0 / 3628800);
-  } else {
-    const T theta = sqrt(x);
-    const T s = sin(T(0.5) * theta);
-    a = sin(theta) / theta;
-    b = T(2) * s * s / x;  // 1 − cos θ = 2 sin²(θ/2), without cancellation
-  }
-  return identity_plus(phi, x, a, b);
+  const ExpCoefficients<T> c = exp_coefficients(x);
+  return identity_plus(phi, x, c.a, c.b);
+}
+
+/// log_map's small-angle factor asin(s)/s as a series in s² (used where s² < log_series_sin2 and
+/// cos θ > 0); any scalar type, like exp_coefficients.
+template <class T>
+[[nodiscard]] T log_series_factor(const T& s2) {
+  return rotation_detail::poly4(s2, 1.0, 1.0 / 6, 3.0 / 40, 5.0 / 112, 35.0 / 1152);
 }
 
 /// Rotation vector of the rotation matrix R, with angle θ ∈ [0, π].
@@ -171,7 +171,7 @@ template <class T>
   const Vec3T<T> w = axial(r);  // sin θ n
   const T s2 = w.squaredNorm();
   if (scalar_value(c) > 0.0 && scalar_value(s2) < rotation_detail::log_series_sin2) {
-    return rotation_detail::poly4(s2, 1.0, 1.0 / 6, 3.0 / 40, 5.0 / 112, 35.0 / 1152) * w;
+    return log_series_factor(s2) * w;
   }
   if (scalar_value(c) >= 0.0) {
     const T s = sqrt(s2);
