@@ -19,7 +19,7 @@ namespace {
 constexpr std::string_view magic = "catena-checkpoint";
 // 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows;
 // 3: the nodes' axes at the kept Jacobian's iterate, its aging
-constexpr int format_version = 3;
+constexpr int format_version = 4;
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {
@@ -180,6 +180,8 @@ std::string checkpoint_text(const Checkpoint& c) {
   o << "axes " << j.axes.size() << '\n';
   for (std::size_t i = 0; i < j.axes.size(); ++i) o << hex(j.axes[i]) << ((i + 1) % 9 == 0 ? '\n' : ' ');
   if (j.axes.size() % 9 != 0) o << '\n';
+  // Whether LU without pivoting failed earlier in the run (SuperLU since).
+  o << "lu_pivoting " << (j.pivoting_lu ? 1 : 0) << '\n';
   o << "end\n";
   return o.str();
 }
@@ -299,6 +301,8 @@ Checkpoint read_checkpoint(const fs::path& file) {
     r.fail("the kept Jacobian's axes: " + std::to_string(n_axes) + " entries, not 9 per node");
   j.axes.resize(static_cast<std::size_t>(n_axes));
   r.reals(j.axes, static_cast<int>(n_axes), "an entry of the kept Jacobian's axes");
+  r.keyword("lu_pivoting");
+  j.pivoting_lu = r.integer("whether LU pivots since a failure without (1) or as configured (0)") != 0;
   r.keyword("end");
   return c;
 }

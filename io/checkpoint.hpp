@@ -9,7 +9,7 @@
 /// the model that wrote it. It is a text file; every double is written in hexadecimal
 /// floating point (std::chars_format::hex), so it reads back bit for bit:
 ///
-///   catena-checkpoint 2
+///   catena-checkpoint 4
 ///   model <name>
 ///   fingerprint <16 hex digits> unknowns <n> nodes <n> elements <n>
 ///   t <x> step <k> h <x> successes <n>
@@ -21,8 +21,11 @@
 ///   increments <n> <h>        then n lines `<Δx> <φ>` (6 values; static analyses)
 ///   node <i> <x y z> <vx vy vz> <qw qx qy qz> <ωx ωy ωz>       one line per node
 ///   element <i> <n> <values...>                                one line per element
-///   jacobian <valid> <fresh_starts> <backoff> <h> <scheme> <ranks> <n>   Newton's kept Jacobian (run state)
+///   jacobian <valid> <fresh_starts> <backoff> <baseline> <excess> <h> <scheme> <ranks> <n>   Newton's kept
+///            Jacobian (run state)
 ///            then n values, 8 per line (Tableau::jacobian_values: rows in order, columns ascending)
+///   axes <n>   then n values, 9 per line: the nodes' axes where the kept Jacobian was evaluated
+///   lu_pivoting <0|1>   1: LU without pivoting failed earlier in the run, SuperLU since
 ///   end
 ///
 /// Files are `checkpoint_<step, 6 digits>.ckpt` in the output directory, written atomically

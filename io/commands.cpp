@@ -46,6 +46,7 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.residual_evaluations = s.newton.residual_evaluations;
   d.jacobian_evaluations = s.newton.jacobian_evaluations;
   d.linear_solves = s.newton.linear_solves;
+  d.linear_solver = s.newton.linear_solver;
   d.symbolic_factorizations = s.symbolic_factorizations;
   d.numeric_factorizations = s.numeric_factorizations;
   d.wall_seconds = s.wall_seconds;

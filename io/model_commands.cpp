@@ -96,8 +96,9 @@ int info_command() {
             << "  MPI ranks       " << assembly::launcher::size() << "\n"
             << "  PETSc           " << PETSC_VERSION_MAJOR << '.' << PETSC_VERSION_MINOR << '.' << PETSC_VERSION_SUBMINOR
             << "\n"
-            << "  linear solvers  auto (default: superlu on one rank, else mumps), mumps, klu,\n"
-            << "                  umfpack, superlu, petsc (serial only except mumps)\n"
+            << "  linear solvers  auto (default: petsc's LU in saddle-point order on one rank, superlu\n"
+            << "                  if it fails; mumps on several), mumps, klu, umfpack, superlu,\n"
+            << "                  petsc (serial only except mumps)\n"
             << "  eigensolvers    SLEPc " << SLEPC_VERSION_MAJOR << '.' << SLEPC_VERSION_MINOR << '.'
             << SLEPC_VERSION_SUBMINOR << " (EPS, PEP; shift-and-invert with the linear solver)\n";
   return exit_ok;

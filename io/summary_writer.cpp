@@ -76,6 +76,7 @@ std::string summary_json(const SummaryData& d) {
   o.add("residual_evaluations", std::to_string(d.residual_evaluations));
   o.add("jacobian_evaluations", std::to_string(d.jacobian_evaluations));
   o.add("linear_solves", std::to_string(d.linear_solves));
+  if (!d.linear_solver.empty()) o.add("linear_solver", json_string(d.linear_solver));
   o.add("symbolic_factorizations", std::to_string(d.symbolic_factorizations));
   o.add("numeric_factorizations", std::to_string(d.numeric_factorizations));
   o.add("wall_seconds", json_number(d.wall_seconds));

@@ -24,6 +24,7 @@ struct SummaryData {
   long residual_evaluations = 0;
   long jacobian_evaluations = 0;
   long linear_solves = 0;
+  std::string linear_solver;  ///< the factorization package in use at the end (petsc, superlu, mumps, ...)
   long symbolic_factorizations = 0;
   long numeric_factorizations = 0;
   double wall_seconds = 0.0;

@@ -1,5 +1,7 @@
 #include "solvers/newton.hpp"
 
+#include "solvers/saddle_point_ordering.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,11 +14,11 @@ namespace catena::solvers {
 using assembly::check;
 
 const char* solver_package(const std::string& name, int ranks) {
-  // On one rank SuperLU beats the others at every size measured (bench/README.md, falling chains
-  // at 135 / 9 000 / 90 000 / 900 000 unknowns: 0.30 / 21.6 / 281 / 3 992 ms per step against
-  // MUMPS's 1.06 / 33.6 / 392 / 5 212 and KLU's, whose fill grows fast on tableaux with multiplier
-  // rows); MUMPS has a fixed cost per call and its scaling is redone at every factorization. MUMPS
-  // is the parallel one.
+  // Of the pivoting packages, on one rank SuperLU beats the others at every size measured
+  // (bench/README.md, falling chains at 135 / 9 000 / 90 000 / 900 000 unknowns: 0.30 / 21.6 /
+  // 281 / 3 992 ms per step against MUMPS's 1.06 / 33.6 / 392 / 5 212 and KLU's, whose fill grows
+  // fast on tableaux with multiplier rows); MUMPS has a fixed cost per call and its scaling is
+  // redone at every factorization. MUMPS is the parallel one.
   if (name == "auto") return ranks == 1 ? MATSOLVERSUPERLU : MATSOLVERMUMPS;
   static const std::map<std::string, const char*> packages{{"mumps", MATSOLVERMUMPS},     {"klu", MATSOLVERKLU},
                                                            {"umfpack", MATSOLVERUMFPACK}, {"superlu", MATSOLVERSUPERLU},
@@ -70,7 +72,12 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     : tableau_(&tableau), settings_(settings), transport_(tableau) {
   int ranks = 1;
   MPI_Comm_size(tableau.comm(), &ranks);
-  const char* package = solver_package(settings.linear_solver, ranks);
+  // On one rank `auto` is PETSc's own LU without pivoting in the saddle-point order
+  // (solvers/saddle_point_ordering.hpp), SuperLU once that fails: chain1000's factorizations
+  // 5.5 → 1.5 ms, its solves 0.31 → 0.12 ms (bench/README.md). Other users of solver_package
+  // (shift-and-invert of indefinite pencils) keep SuperLU.
+  const char* package = settings.linear_solver == "auto" && ranks == 1 ? MATSOLVERPETSC
+                                                                       : solver_package(settings.linear_solver, ranks);
   residual_ = tableau.create_vector();
   correction_ = tableau.create_vector();
   inverse_scale_ = tableau.create_vector();
@@ -96,7 +103,26 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   check(KSPCreate(tableau.comm(), ksp_.out()), "KSPCreate");
   check(KSPSetOperators(ksp_, tableau.jacobian(), tableau.jacobian()), "KSPSetOperators");
   configure_direct_solve(ksp_, package);
+  PC pc = nullptr;
+  check(KSPGetPC(ksp_, &pc), "KSPGetPC");
+  if (package == std::string_view(MATSOLVERPETSC)) {
+    attach_saddle_point_order(tableau.jacobian(), saddle_point_order(tableau, tableau.jacobian()));
+    // PETSc 3.18's LU on i-nodes (rows of equal pattern, taken together) ends in a segmentation
+    // fault inside MatLUFactorNumeric with this order (chain15); row by row it does not.
+    check(MatSetOption(tableau.jacobian(), MAT_USE_INODES, PETSC_FALSE), "MatSetOption");
+    check(PCFactorSetMatOrderingType(pc, saddle_point_ordering_name()), "PCFactorSetMatOrderingType");
+  }
   check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  {
+    // Options after `--` may have chosen another package or ordering.
+    MatSolverType chosen = nullptr;
+    check(PCFactorGetMatSolverType(pc, &chosen), "PCFactorGetMatSolverType");
+    PetscBool ordering_given = PETSC_FALSE;
+    check(PetscOptionsHasName(nullptr, nullptr, "-pc_factor_mat_ordering_type", &ordering_given), "PetscOptionsHasName");
+    pivot_free_ = chosen && std::string_view(chosen) == MATSOLVERPETSC && !ordering_given;
+    pivot_free_configured_ = pivot_free_;
+    counters_.linear_solver = chosen ? chosen : package;
+  }
   PetscBool monitor = PETSC_FALSE;
   check(PetscOptionsHasName(nullptr, nullptr, "-newton_monitor", &monitor), "PetscOptionsHasName");
   monitor_ = monitor == PETSC_TRUE;
@@ -121,6 +147,7 @@ KeptJacobian Newton::kept_jacobian() const {
   k.backoff = backoff_;
   k.h = kept_h_;
   k.scheme = kept_scheme_;
+  k.pivoting_lu = switched_to_pivoting_;
   MPI_Comm_size(tableau_->comm(), &k.ranks);
   if (k.valid) {
     k.values = tableau_->jacobian_values();
@@ -137,6 +164,8 @@ void Newton::restore_kept_jacobian(const KeptJacobian& state) {
   baseline_ = state.baseline;
   excess_ = state.excess;
   backoff_ = state.backoff;
+  switched_to_pivoting_ = switched_to_pivoting_ || state.pivoting_lu;
+  select_lu(pivot_free_configured_ && !switched_to_pivoting_);  // what the time steps that follow use
   if (!state.valid || state.ranks != ranks) return;
   // Factored again at the next solve: the same matrix gives the same factors.
   tableau_->set_jacobian_values(state.values);
@@ -182,6 +211,13 @@ bool Newton::solve_linear() {
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
   if (code == 0) check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
   if (code == 0 && reason >= 0 && transport_.active()) transport_.from_jacobian_axes(correction_);
+  if ((code != 0 || reason < 0) && pivot_free_) {
+    // A zero pivot without pivoting: the same matrix again, factored with partial pivoting.
+    switched_to_pivoting_ = true;
+    select_lu(false);
+    kept_ = true;
+    return solve_linear();
+  }
   if (code != 0 || reason < 0) {
     kept_ = false;  // a failed factorization is no Jacobian to keep
     // A failed factorization can leave the package unusable (MUMPS answers every later call with
@@ -205,8 +241,40 @@ void Newton::describe_residual(NewtonReport& report) {
 }
 
 NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy policy) {
-  if (policy == JacobianPolicy::Fresh) return iterate(context, u, Start::FullNewton);
+  // LU without pivoting for time steps only: static and equilibrium solves (Fresh) meet
+  // mechanisms, whose node blocks alone are singular.
+  select_lu(pivot_free_configured_ && !switched_to_pivoting_ && policy == JacobianPolicy::Reuse);
   check(VecCopy(u, predictor_), "VecCopy");
+  NewtonReport report = solve_from(context, u, policy);
+  if (report.converged || !pivot_free_) return report;
+  // LU without pivoting can meet a pivot small enough to spoil the solves without failing (a
+  // stiffness that vanishes in one direction): the step is solved again from its predictor with
+  // partial pivoting, which serves from then on.
+  switched_to_pivoting_ = true;
+  select_lu(false);
+  check(VecCopy(predictor_, u), "VecCopy");
+  const int before = report.iterations;
+  report = solve_from(context, u, policy);
+  report.iterations += before;
+  return report;
+}
+
+void Newton::select_lu(bool pivot_free) {
+  if (pivot_free == pivot_free_) return;
+  pivot_free_ = pivot_free;
+  kept_ = false;  // factored again by the other package
+  counters_.linear_solver = pivot_free ? MATSOLVERPETSC : MATSOLVERSUPERLU;
+  PC pc = nullptr;
+  check(KSPGetPC(ksp_, &pc), "KSPGetPC");
+  check(PCReset(pc), "PCReset");
+  check(PCFactorSetMatSolverType(pc, pivot_free ? MATSOLVERPETSC : MATSOLVERSUPERLU), "PCFactorSetMatSolverType");
+  check(PCFactorSetMatOrderingType(pc, pivot_free ? saddle_point_ordering_name() : MATORDERINGNATURAL),
+        "PCFactorSetMatOrderingType");
+  check(KSPSetOperators(ksp_, tableau_->jacobian(), tableau_->jacobian()), "KSPSetOperators");
+}
+
+NewtonReport Newton::solve_from(const fem::StepState& context, Vec u, JacobianPolicy policy) {
+  if (policy == JacobianPolicy::Fresh) return iterate(context, u, Start::FullNewton);
   // A recent step found its kept Jacobian wanting: this one starts with a fresh one.
   const bool old_fits = kept_jacobian_fits(context) && fresh_starts_ == 0;
   fresh_starts_ = std::max(fresh_starts_ - 1, 0);

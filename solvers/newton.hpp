@@ -1,6 +1,7 @@
 #pragma once
-/// Newton iteration over one time element: analytic Jacobian from the tableau, a pivoting sparse
-/// direct solve (KSPPREONLY + PCLU; by default SuperLU on one rank, MUMPS on several), and an
+/// Newton iteration over one time element: analytic Jacobian from the tableau, a sparse direct
+/// solve (KSPPREONLY + PCLU; by default PETSc's own LU without pivoting in the saddle-point order
+/// on one rank, SuperLU once that fails, MUMPS on several), and an
 /// error estimate checked within every step (docs/architecture.md, "Newton and its convergence
 /// test").
 ///
@@ -53,7 +54,8 @@ namespace catena::solvers {
 
 /// PETSc's name of a sparse direct solver (auto | mumps | klu | umfpack | superlu | petsc) on
 /// `ranks`; throws std::invalid_argument for an unknown one, or a serial one on several ranks.
-/// `auto` is SuperLU on one rank, MUMPS on several (newton.cpp).
+/// `auto` is SuperLU on one rank, MUMPS on several (newton.cpp); Newton itself takes PETSc's own
+/// LU in the saddle-point order for `auto` on one rank.
 const char* solver_package(const std::string& name, int ranks);
 
 /// One sparse LU solve per application (KSPPREONLY + PCLU) with `package`, in the tableau's own
@@ -79,6 +81,8 @@ struct KeptJacobian {
   int ranks = 1;               ///< the numbering it belongs to (another rank count: not used)
   std::vector<double> values;  ///< Tableau::jacobian_values (rank 0; empty when not valid)
   std::vector<double> axes;    ///< JacobianTransport::saved: the nodes' axes at its iterate (rank 0)
+  /// LU without pivoting failed once in the run: SuperLU since (Newton::select_lu).
+  bool pivoting_lu = false;
 };
 
 /// When a solve evaluates and factors a new Jacobian.
@@ -101,6 +105,7 @@ struct NewtonReport {
 
 /// Counters and times over the whole run (this rank), for summary.json.
 struct NewtonCounters {
+  std::string linear_solver;      ///< the factorization package in use: petsc, superlu, mumps, ...
   long residual_evaluations = 0;  ///< element passes that produced a residual
   long jacobian_evaluations = 0;  ///< element passes that produced a Jacobian (each then factored)
   long linear_solves = 0;
@@ -178,6 +183,10 @@ class Newton {
   void evaluate(const fem::StepState& context, Vec u, bool with_jacobian);
   /// δ = J⁻¹ f with the current factorization; false when the factorization failed.
   bool solve_linear();
+  /// The solve of one start from `u` (the predictor), by `policy`.
+  NewtonReport solve_from(const fem::StepState& context, Vec u, JacobianPolicy policy);
+  /// PETSc's LU without pivoting in the saddle-point order (true) or SuperLU's partial pivoting.
+  void select_lu(bool pivot_free);
   /// After a converged step: ages the kept Jacobian (aging_budget) by the step's corrections, or
   /// starts its aging afresh when the step did not keep one throughout.
   void age_kept_jacobian(bool kept_throughout, int corrections);
@@ -195,6 +204,11 @@ class Newton {
   NewtonCounters counters_;
   Vec shift_ = nullptr;
   bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
+  /// PETSc's LU without pivoting in the saddle-point order (solvers/saddle_point_ordering.hpp),
+  /// until it fails once: SuperLU from then on.
+  bool pivot_free_ = false;
+  bool pivot_free_configured_ = false;  ///< for time steps, unless it failed once
+  bool switched_to_pivoting_ = false;   ///< KeptJacobian::pivoting_lu
   bool precise_residuals_ = false;  ///< some element evaluates precisely when asked (fem::Element)
   // The kept Jacobian: valid flag, the step it was evaluated for, the tableau's assembly count.
   bool kept_ = false;

@@ -41,6 +41,34 @@ TEST(Cli, RunWritesEveryOutputFile) {
   EXPECT_NE(s.str().find("\"symbolic_factorizations\": 1"), std::string::npos) << s.str();
 }
 
+std::string file_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// One rank's default LU has no pivoting (solvers/saddle_point_ordering.hpp); when it meets a zero
+// pivot (here every pivot counts as zero: -pc_factor_zeropivot) the run goes on with SuperLU,
+// as a run with SuperLU from the start does, and says so in summary.json.
+TEST(Cli, LuWithoutPivotingFallsBackToSuperLu) {
+  const std::string model = source("cases/chain15-falling/model.yaml");
+  const std::string common = " --set analysis.t_end=0.05 --quiet";
+  const fs::path by_default = fresh_dir("lu_default"), fallback = fresh_dir("lu_fallback"),
+                 superlu = fresh_dir("lu_superlu");
+  Result r = run("run " + model + " --out " + by_default.string() + common);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(file_text(by_default / "summary.json").find("\"linear_solver\": \"petsc\""), std::string::npos);
+  r = run("run " + model + " --out " + fallback.string() + common + " -- -pc_factor_zeropivot 1e300");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(file_text(fallback / "summary.json").find("\"linear_solver\": \"superlu\""), std::string::npos)
+      << file_text(fallback / "summary.json");
+  r = run("run " + model + " --out " + superlu.string() + common + " --set analysis.linear_solver=superlu");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(file_text(fallback / "sensors.csv"), file_text(superlu / "sensors.csv"));
+  EXPECT_EQ(file_text(fallback / "energy.csv"), file_text(superlu / "energy.csv"));
+}
+
 /// Lines of a text file.
 std::size_t count_lines(const fs::path& file) {
   std::ifstream in(file);
