@@ -74,7 +74,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   MPI_Comm_size(tableau.comm(), &ranks);
   // On one rank `auto` is PETSc's own LU without pivoting in the saddle-point order
   // (solvers/saddle_point_ordering.hpp), SuperLU once that fails: chain1000's factorizations
-  // 5.5 → 1.5 ms, its solves 0.31 → 0.12 ms (bench/README.md). Other users of solver_package
+  // 5.5 → 0.9 ms, its solves 0.31 → 0.09 ms (bench/README.md). Other users of solver_package
   // (shift-and-invert of indefinite pencils) keep SuperLU.
   const char* package = settings.linear_solver == "auto" && ranks == 1 ? MATSOLVERPETSC
                                                                        : solver_package(settings.linear_solver, ranks);
@@ -106,7 +106,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   PC pc = nullptr;
   check(KSPGetPC(ksp_, &pc), "KSPGetPC");
   if (package == std::string_view(MATSOLVERPETSC)) {
-    attach_saddle_point_order(tableau.jacobian(), saddle_point_order(tableau, tableau.jacobian()));
+    attach_saddle_point_order(tableau.jacobian(), saddle_point_order(tableau));
     // PETSc 3.18's LU on i-nodes (rows of equal pattern, taken together) ends in a segmentation
     // fault inside MatLUFactorNumeric with this order (chain15); row by row it does not.
     check(MatSetOption(tableau.jacobian(), MAT_USE_INODES, PETSC_FALSE), "MatSetOption");

@@ -204,8 +204,8 @@ class Newton {
   NewtonCounters counters_;
   Vec shift_ = nullptr;
   bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
-  /// PETSc's LU without pivoting in the saddle-point order (solvers/saddle_point_ordering.hpp),
-  /// until it fails once: SuperLU from then on.
+  /// The KSP factors with PETSc's LU without pivoting in the saddle-point order
+  /// (solvers/saddle_point_ordering.hpp) now; false: SuperLU (Newton::select_lu).
   bool pivot_free_ = false;
   bool pivot_free_configured_ = false;  ///< for time steps, unless it failed once
   bool switched_to_pivoting_ = false;   ///< KeptJacobian::pivoting_lu

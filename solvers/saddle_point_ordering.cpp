@@ -1,8 +1,8 @@
 #include "solvers/saddle_point_ordering.hpp"
 
+#include "assembly/ordering.hpp"
+
 #include <algorithm>
-#include <numeric>
-#include <stdexcept>
 #include <tuple>
 
 namespace catena::solvers {
@@ -39,90 +39,66 @@ const char* saddle_point_ordering_name() {
   return ordering_name;
 }
 
-std::vector<PetscInt> saddle_point_order(const assembly::Tableau& tableau, Mat jacobian) {
-  const fem::DofMap& map = tableau.global_map();
-  const auto& blocks = tableau.model().registry.blocks();
-  const PetscInt n = tableau.n_global();
-  // Groups: the free rows of each block, kept together.
-  std::vector<std::vector<PetscInt>> rows;
-  std::vector<bool> multiplier;
-  std::vector<PetscInt> group_of(static_cast<std::size_t>(n), -1);
-  for (std::size_t b = 0; b < map.n_blocks(); ++b) {
-    std::vector<PetscInt> r;
-    for (const fem::Dof d : map.dofs(fem::BlockId{static_cast<std::int32_t>(b)}))
-      if (d != fem::fixed_dof) r.push_back(d);
-    if (r.empty()) continue;
-    for (const PetscInt row : r) group_of[static_cast<std::size_t>(row)] = static_cast<PetscInt>(rows.size());
-    rows.push_back(std::move(r));
-    multiplier.push_back(blocks[b].kind == fem::UnknownKind::Multiplier);
-  }
-  const std::size_t groups = rows.size();
-  if (std::any_of(group_of.begin(), group_of.end(), [](PetscInt g) { return g < 0; }))
-    throw std::logic_error("saddle_point_order: a tableau row belongs to no block");
-
-  // The matrix pattern, coarsened to groups: node–node edges for the fill-reducing order, and
-  // for each multiplier group the node groups it couples to.
-  PetscInt m = 0;
-  const PetscInt *ia = nullptr, *ja = nullptr;
-  PetscBool done = PETSC_FALSE;
-  check(MatGetRowIJ(jacobian, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done), "MatGetRowIJ");
-  if (!done || m != n) throw std::logic_error("saddle_point_order: the matrix gives no row structure");
-  std::vector<PetscInt> node_index(groups, -1);
+std::vector<PetscInt> saddle_point_order(const assembly::Tableau& tableau) {
+  // The blocks and their couplings, as the tableau's pattern has them (assembly/ordering.hpp).
+  const fem::UnknownRegistry& registry = tableau.model().registry;
+  const assembly::BlockGraph graph = assembly::block_graph(registry);
+  const std::size_t vertices = graph.block_of_vertex.size();
+  const auto is_multiplier = [&](std::size_t v) {
+    return registry.blocks()[static_cast<std::size_t>(graph.block_of_vertex[v])].kind ==
+           fem::UnknownKind::Multiplier;
+  };
+  std::vector<PetscInt> node_index(vertices, -1);
   PetscInt nodes = 0;
-  for (std::size_t g = 0; g < groups; ++g)
-    if (!multiplier[g]) node_index[g] = nodes++;
-  std::vector<std::vector<PetscInt>> neighbours(groups);
-  for (std::size_t g = 0; g < groups; ++g) {
-    std::vector<PetscInt>& out = neighbours[g];
-    for (const PetscInt row : rows[g])
-      for (PetscInt k = ia[row]; k < ia[row + 1]; ++k) {
-        const PetscInt h = group_of[static_cast<std::size_t>(ja[k])];
-        if (!multiplier[static_cast<std::size_t>(h)]) out.push_back(node_index[static_cast<std::size_t>(h)]);
-      }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-  }
-  check(MatRestoreRowIJ(jacobian, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done), "MatRestoreRowIJ");
+  for (std::size_t v = 0; v < vertices; ++v)
+    if (!is_multiplier(v)) node_index[v] = nodes++;
 
-  // Node groups by quotient minimum degree (SPARSPAK's, in PETSc) on their graph.
+  // Node blocks by quotient minimum degree (SPARSPAK's, in PETSc) on their own graph.
   std::vector<PetscInt> position(static_cast<std::size_t>(nodes), 0);
   if (nodes > 0) {
     std::vector<PetscInt> offsets{0}, columns;
-    for (std::size_t g = 0; g < groups; ++g) {
-      if (multiplier[g]) continue;
-      columns.insert(columns.end(), neighbours[g].begin(), neighbours[g].end());
+    for (std::size_t v = 0; v < vertices; ++v) {
+      if (is_multiplier(v)) continue;
+      for (const std::int32_t w : graph.neighbours[v])
+        if (!is_multiplier(static_cast<std::size_t>(w))) columns.push_back(node_index[static_cast<std::size_t>(w)]);
+      columns.push_back(node_index[v]);  // the diagonal, which the graph leaves implicit
+      std::sort(columns.begin() + offsets.back(), columns.end());
       offsets.push_back(static_cast<PetscInt>(columns.size()));
     }
     std::vector<PetscScalar> ones(columns.size(), 1.0);
-    assembly::Handle<Mat, MatDestroy> graph;
+    assembly::Handle<Mat, MatDestroy> adjacency;
     check(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, nodes, nodes, offsets.data(), columns.data(), ones.data(),
-                                    graph.out()),
+                                    adjacency.out()),
           "MatCreateSeqAIJWithArrays");
     assembly::Handle<IS, ISDestroy> row_order, column_order;
-    check(MatGetOrdering(graph, MATORDERINGQMD, row_order.out(), column_order.out()), "MatGetOrdering");
+    check(MatGetOrdering(adjacency, MATORDERINGQMD, row_order.out(), column_order.out()), "MatGetOrdering");
     const PetscInt* p = nullptr;
     check(ISGetIndices(row_order, &p), "ISGetIndices");
     for (PetscInt k = 0; k < nodes; ++k) position[static_cast<std::size_t>(p[k])] = k;
     check(ISRestoreIndices(row_order, &p), "ISRestoreIndices");
   }
 
-  // Each multiplier group right after the last node group it couples to (one coupled to none,
+  // Each multiplier block right after the last node block it couples to (one coupled to none,
   // a released joint's λ = 0 rows, first).
   std::vector<std::tuple<PetscInt, int, std::size_t>> keys;
-  keys.reserve(groups);
-  for (std::size_t g = 0; g < groups; ++g) {
-    if (!multiplier[g]) {
-      keys.emplace_back(position[static_cast<std::size_t>(node_index[g])], 0, g);
+  keys.reserve(vertices);
+  for (std::size_t v = 0; v < vertices; ++v) {
+    if (!is_multiplier(v)) {
+      keys.emplace_back(position[static_cast<std::size_t>(node_index[v])], 0, v);
       continue;
     }
     PetscInt last = -1;
-    for (const PetscInt h : neighbours[g]) last = std::max(last, position[static_cast<std::size_t>(h)]);
-    keys.emplace_back(last, 1, g);
+    for (const std::int32_t w : graph.neighbours[v])
+      if (!is_multiplier(static_cast<std::size_t>(w)))
+        last = std::max(last, position[static_cast<std::size_t>(node_index[static_cast<std::size_t>(w)])]);
+    keys.emplace_back(last, 1, v);
   }
   std::sort(keys.begin(), keys.end());
   std::vector<PetscInt> order;
-  order.reserve(static_cast<std::size_t>(n));
-  for (const auto& [key, kind, g] : keys) order.insert(order.end(), rows[g].begin(), rows[g].end());
+  order.reserve(static_cast<std::size_t>(tableau.n_global()));
+  for (const auto& [key, kind, v] : keys)
+    for (const fem::Dof d : tableau.global_map().dofs(fem::BlockId{graph.block_of_vertex[v]}))
+      if (d != fem::fixed_dof) order.push_back(d);
   return order;
 }
 

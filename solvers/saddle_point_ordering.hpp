@@ -22,7 +22,7 @@
 namespace catena::solvers {
 
 /// The order of the tableau's rows (one rank): position k holds row `order[k]`.
-[[nodiscard]] std::vector<PetscInt> saddle_point_order(const assembly::Tableau& tableau, Mat jacobian);
+[[nodiscard]] std::vector<PetscInt> saddle_point_order(const assembly::Tableau& tableau);
 
 /// PETSc's name of the ordering that hands PETSc's LU the order attached to its matrix by
 /// attach_saddle_point_order (registered with MatOrderingRegister on first use).
