@@ -412,6 +412,15 @@ Eigen::Matrix2d bending_stiffness(double EI, double GA, double L) {
 
 }  // namespace
 
+/// What the stamp needs from the start of the step: the element's configuration and
+/// deformations, and each node's lumped inertia.
+struct Beam::StepStart {
+  Start element;
+  std::array<inertia::BodyStart, 2> nodes;
+};
+
+Beam::~Beam() = default;
+
 Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
            NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity,
            const std::array<Vec3, 2>& end_offsets)
@@ -459,9 +468,18 @@ void Beam::declare(fem::UnknownRegistry& registry) {
 
 void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
   const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_};
-  Start st;
-  st.q = step_start(s.committed, nodes_);
-  st.eps = local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
+  const StepStart& start = start_cache_.get(s, [&] {
+    StepStart b;
+    b.element.q = step_start(s.committed, nodes_);
+    b.element.eps = local_deformations<double>(b.element.q.xa, b.element.q.xb, b.element.q.Ra, b.element.q.Rb, g);
+    const double m = 0.5 * section_.rhoA * L_;
+    const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
+    for (std::size_t k = 0; k < 2; ++k)
+      b.nodes[k] = inertia::body_start(s.at_start(nodes_[k]), s.h, m, offset_[k] * J_section * offset_[k].transpose(),
+                                       Vec3::Zero(), gravity_);
+    return b;
+  });
+  const Start& st = start.element;
   const Vec12 u = step_unknowns(s, nodes_);
   const std::array<fem::BlockId, 4> blocks{displacement_[0], rotation_[0], displacement_[1], rotation_[1]};
   if (j.wanted()) {
@@ -481,12 +499,9 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
   }
 
   // Lumped mass: half the element at each node, with the rotary inertia in section axes.
-  const double m = 0.5 * section_.rhoA * L_;
-  const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
-  for (int k = 0; k < 2; ++k) {
-    if (m == 0.0 && J_section.isZero()) continue;
-    const Mat3 J_node = offset_[k] * J_section * offset_[k].transpose();
-    const inertia::BodyStart b = inertia::body_start(s.at_start(nodes_[k]), s.h, m, J_node, Vec3::Zero(), gravity_);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const inertia::BodyStart& b = start.nodes[k];
+    if (b.m == 0.0 && b.J.isZero()) continue;
     inertia::stamp_body(s, nodes_[k], b, r, j);
   }
 

@@ -49,6 +49,7 @@
 /// for the Hessian of the deformation work (elements/reverse.hpp); the residual's gradient of that
 /// work by a hand-written reverse sweep (elements/beam_deformations.hpp).
 #include "fem/element.hpp"
+#include "fem/start_cache.hpp"
 
 #include <array>
 
@@ -93,6 +94,7 @@ class Beam final : public fem::Element {
   Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
        NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity,
        const std::array<Vec3, 2>& end_offsets = {Vec3::Zero(), Vec3::Zero()});
+  ~Beam() override;
 
   std::string_view kind() const override { return "beam"; }
   void declare(fem::UnknownRegistry& registry) override;
@@ -120,6 +122,7 @@ class Beam final : public fem::Element {
   [[nodiscard]] double coupling_mass() const { return section_.mass_coupling * section_.rhoA * L_ / 6.0; }
 
  private:
+  struct StepStart;
   std::array<NodeId, 2> nodes_;
   std::array<fem::BlockId, 2> displacement_;
   std::array<fem::BlockId, 2> rotation_;
@@ -131,6 +134,7 @@ class Beam final : public fem::Element {
   Vec3 gravity_;
   std::array<Vec3, 2> reference_position_;
   int invariant_side_ = 0;  ///< the end whose invariants the midpoint's discrete gradient uses (beam.cpp)
+  fem::StartCache<StepStart> start_cache_;  ///< stamp's start of the step, once per time element
 };
 
 }  // namespace catena::elements

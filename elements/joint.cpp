@@ -262,6 +262,8 @@ Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const
   axes0_ = a.node ? Mat3(initial[a.node->index].orientation.toRotationMatrix() * a.axes) : a.axes;
 }
 
+Joint::~Joint() = default;
+
 void Joint::declare(fem::UnknownRegistry& registry) {
   const std::string owner = "joint '" + name() + "'";
   reaction_ = registry.add_block(owner, "reaction", fem::UnknownKind::Multiplier, 6);
@@ -414,7 +416,7 @@ void Joint::stamp_by_automatic_differentiation(const fem::StepState& s, fem::Res
 
 void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const {
   // A joint whose rotations carry no multiplier (a spherical one) never evaluates them here.
-  const Start st = start_of(s, carries_force(true, 1));
+  const Start& st = start_cache_.get(s, [&] { return start_of(s, carries_force(true, 1)); });
   const Vec12 u = step_unknowns(frames_, s);
   const Vec6 lambda = s.values<6>(reaction_);
   const bool is_static = s.scheme == fem::TimeScheme::Static;

@@ -46,6 +46,7 @@
 /// never changes.
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
+#include "fem/start_cache.hpp"
 
 #include <array>
 #include <limits>
@@ -92,6 +93,7 @@ class Joint final : public fem::Element {
   /// `length_scale` [m]: makes translations and rotations comparable in the discrete gradient.
   Joint(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial,
         const JointFrame& a, const JointFrame& b, JointDefinition definition, double length_scale);
+  ~Joint() override;
 
   std::string_view kind() const override { return "joint"; }
   void declare(fem::UnknownRegistry& registry) override;
@@ -168,6 +170,8 @@ class Joint final : public fem::Element {
   bool active_now_ = true;  ///< at the committed state
   Mat3 relative_rotation_ = Mat3::Identity();  ///< J_aᵀ J_b at the committed state
   Mat3 axes0_ = Mat3::Identity();               ///< frame A's joint axes at t = 0, global
+  /// stamp's start of the step, computed once per time element
+  fem::StartCache<Start> start_cache_;
 };
 
 }  // namespace catena::elements

@@ -19,6 +19,8 @@ RigidBody::RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId 
                                 "' is not a frame node");
 }
 
+RigidBody::~RigidBody() = default;
+
 void RigidBody::declare(fem::UnknownRegistry& registry) { registry.couple({displacement_, rotation_}); }
 
 Vec3 RigidBody::centre_velocity(const fem::NodeState& n) const {
@@ -27,9 +29,12 @@ Vec3 RigidBody::centre_velocity(const fem::NodeState& n) const {
 }
 
 void RigidBody::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
-  const fem::NodeState& start = s.at_start(node_);
-  inertia::BodyStart b = inertia::body_start(start, s.h, body_.mass, body_.inertia, body_.offset, gravity_);
-  b.vc = centre_velocity(start);
+  const inertia::BodyStart& b = start_cache_.get(s, [&] {
+    const fem::NodeState& start = s.at_start(node_);
+    inertia::BodyStart body = inertia::body_start(start, s.h, body_.mass, body_.inertia, body_.offset, gravity_);
+    body.vc = centre_velocity(start);
+    return body;
+  });
   inertia::stamp_body(s, node_, b, r, j);
 }
 

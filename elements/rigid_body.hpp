@@ -17,10 +17,16 @@
 /// as its history (commit), and the node velocity is not used for it after the first step.
 /// Jacobian: exact, by forward automatic differentiation of the residual.
 #include "fem/element.hpp"
+#include "fem/start_cache.hpp"
 
 #include <optional>
 
 namespace catena::elements {
+
+namespace inertia {
+struct BodyStart;
+}
+
 
 using fem::Mat3;
 using fem::NodeId;
@@ -36,6 +42,7 @@ class RigidBody final : public fem::Element {
  public:
   RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId node, const RigidBodyProperties& body,
             const Vec3& gravity);
+  ~RigidBody() override;
 
   std::string_view kind() const override { return "rigid_body"; }
   void declare(fem::UnknownRegistry& registry) override;
@@ -64,6 +71,7 @@ class RigidBody final : public fem::Element {
   /// Velocity of the centre at the last committed state (global) when the offset is nonzero;
   /// empty before the first dynamic step and after a static one: then v + ω × R c of the node.
   std::optional<Vec3> centre_velocity_;
+  fem::StartCache<inertia::BodyStart> start_cache_;  ///< stamp's start of the step, once per time element
 
   [[nodiscard]] Vec3 centre_velocity(const fem::NodeState& n) const;
 };

@@ -1,10 +1,12 @@
 #pragma once
 /// What an element sees while stamping one Newton iterate of a time element [t_n, t_n + h]:
-/// the committed state at t_n and the trial unknowns. Read-only; elements cache nothing.
+/// the committed state at t_n and the trial unknowns. Read-only; what an element derives from the
+/// start alone it may keep between the passes of one time element (fem/start_cache.hpp).
 #include "fem/node.hpp"
 #include "fem/time_scheme.hpp"
 #include "fem/unknowns.hpp"
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -26,6 +28,11 @@ struct StepState {
   /// deformations over the step) then evaluates them in extended precision, which lowers the
   /// rounding noise that stalled the corrections. Both modes compute the same residual to rounding.
   bool precise = false;
+  /// Names the start this time element is stamped from (the committed states and the elements'
+  /// histories, besides t_n, h, scheme and load factor): new_start_id() each time the integrator
+  /// describes a time element, so that elements may keep what depends on the start alone between
+  /// its Newton passes (fem::StartCache). 0: not named (a StepState built by hand), keep nothing.
+  std::uint64_t start_id = 0;
 
   [[nodiscard]] double t_end() const { return t_n + h; }
 
@@ -47,5 +54,8 @@ struct StepState {
   /// R_{n+1} = cay(b) R_n (fem/step_rotation.hpp).
   [[nodiscard]] Vec3 rotation_increment(NodeId n) const { return values<3>(nodes[n.index].rotation); }
 };
+
+/// A start_id not handed out before in this process (never 0).
+[[nodiscard]] std::uint64_t new_start_id();
 
 }  // namespace catena::fem

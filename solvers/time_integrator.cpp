@@ -44,7 +44,11 @@ TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
 fem::StepState TimeIntegrator::context(double t, double h) const {
   const fem::TimeScheme scheme =
       model_->analysis.type == fem::AnalysisType::Static ? fem::TimeScheme::Static : model_->analysis.scheme;
-  return fem::StepState{t, h, scheme, model_->nodes, states_, {}, nullptr};
+  fem::StepState s{t, h, scheme, model_->nodes, states_, {}, nullptr};
+  // A new name for every description: whoever changes the states or the elements' histories
+  // (a commit, a restore, a relaxation round) describes the next time element afresh.
+  s.start_id = fem::new_start_id();
+  return s;
 }
 
 void TimeIntegrator::predict(double t, double h, Vec u, bool extrapolate) const {
