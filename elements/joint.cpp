@@ -216,16 +216,6 @@ Mat3 relative_rotation(const Kinematics& k, const Configuration<double>& q) {
   return (q.Ra * k.Qa).transpose() * (q.Rb * k.Qb);
 }
 
-/// The node unknowns of the step in the order of two_frame (zeros for the ground).
-Vec12 step_unknowns(const std::array<JointFrame, 2>& frames, const fem::StepState& s) {
-  Vec12 u = Vec12::Zero();
-  for (int k = 0; k < 2; ++k) {
-    if (!frames[k].node) continue;
-    u.segment<3>(6 * k) = s.increment(*frames[k].node);
-    u.segment<3>(6 * k + 3) = s.rotation_increment(*frames[k].node);
-  }
-  return u;
-}
 
 
 }  // namespace
@@ -264,6 +254,16 @@ Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const
 
 Joint::~Joint() = default;
 
+Vec12 Joint::step_unknowns(const fem::StepState& s) const {
+  Vec12 u = Vec12::Zero();
+  for (std::size_t k = 0; k < 2; ++k) {
+    if (!frames_[k].node) continue;  // the ground
+    u.segment<3>(6 * static_cast<Eigen::Index>(k)) = s.values<3>(displacement_[k]);
+    u.segment<3>(6 * static_cast<Eigen::Index>(k) + 3) = s.values<3>(rotation_[k]);
+  }
+  return u;
+}
+
 void Joint::declare(fem::UnknownRegistry& registry) {
   const std::string owner = "joint '" + name() + "'";
   reaction_ = registry.add_block(owner, "reaction", fem::UnknownKind::Multiplier, 6);
@@ -286,6 +286,11 @@ Eigen::Matrix<double, 6, 1> Joint::relative_coordinates(std::span<const fem::Nod
   const auto [xa, Ra] = carrier(frames_[0], states);
   const auto [xb, Rb] = carrier(frames_[1], states);
   return kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation_)(xa, Ra, xb, Rb);
+}
+
+const Joint::Start& Joint::start(const fem::StepState& s, bool rotations) const {
+  return rotations ? start_.get(s, [&] { return start_of(s, true); })
+                   : translation_start_.get(s, [&] { return start_of(s, false); });
 }
 
 Joint::Start Joint::start_of(const fem::StepState& s, bool rotations) const {
@@ -416,8 +421,8 @@ void Joint::stamp_by_automatic_differentiation(const fem::StepState& s, fem::Res
 
 void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const {
   // A joint whose rotations carry no multiplier (a spherical one) never evaluates them here.
-  const Start& st = start_cache_.get(s, [&] { return start_of(s, carries_force(true, 1)); });
-  const Vec12 u = step_unknowns(frames_, s);
+  const Start& st = start(s, carries_force(true, 1));
+  const Vec12 u = step_unknowns(s);
   const Vec6 lambda = s.values<6>(reaction_);
   const bool is_static = s.scheme == fem::TimeScheme::Static;
   const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
@@ -534,8 +539,8 @@ void Joint::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::Jacobi
     if (law.kind == JointLawKind::Free || law.kind == JointLawKind::Spring) c[k] = law.damping;
   }
   if (c.isZero()) return;
-  const Start st = start_of(s);
-  const Configuration<double> q = two_frame::along_step(st.q, step_unknowns(frames_, s), Instant::End);
+  const Start& st = start(s);
+  const Configuration<double> q = two_frame::along_step(st.q, step_unknowns(s), Instant::End);
   const Eigen::Matrix<double, 6, 12> cB = c.asDiagonal() * two_frame::value_and_gradient<6>(q, st.f).second;
   for (int k = 0; k < 2; ++k) {
     if (!frames_[k].node) continue;
@@ -583,8 +588,8 @@ bool Joint::has_multiplier(int component) const {
 }
 
 Vec6 Joint::end_coordinates(const fem::StepState& s) const {
-  const Start st = start_of(s);
-  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(frames_, s), Instant::End);
+  const Start& st = start(s);
+  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(s), Instant::End);
   return st.f(end.xa, end.Ra, end.xb, end.Rb);
 }
 
@@ -596,8 +601,8 @@ bool Joint::carries_force(bool active, int group) const {
 }
 
 void Joint::commit(const fem::StepState& s) {
-  const Start st = start_of(s);
-  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(frames_, s), Instant::End);
+  const Start& st = start(s);
+  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(s), Instant::End);
   e_ = st.f(end.xa, end.Ra, end.xb, end.Rb);
   lambda_ = s.values<6>(reaction_);
   relative_rotation_ = relative_rotation(st.f, end);

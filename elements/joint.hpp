@@ -149,11 +149,16 @@ class Joint final : public fem::Element {
   struct Start;
   /// The start of the step; `rotations` false: without the rotational coordinates (E0 keeps the
   /// committed ones, f cannot evaluate new ones), for stamps that have no rotational rows.
-  [[nodiscard]] Start start_of(const fem::StepState& s, bool rotations = true) const;
+  [[nodiscard]] Start start_of(const fem::StepState& s, bool rotations) const;
+  /// start_of, computed once per time element (fem::StartCache): the stamps' passes, then
+  /// add_step_work and commit share it.
+  [[nodiscard]] const Start& start(const fem::StepState& s, bool rotations = true) const;
   /// Can the multipliers of a group (0: ε, 1: ρ) be nonzero in an (in)active step?
   [[nodiscard]] bool carries_force(bool active, int group) const;
   /// Whether component k has a multiplier unknown (a law, a constraint or a force).
   [[nodiscard]] bool has_multiplier(int component) const;
+  /// The node unknowns of the step in the order of two_frame (zeros for the ground).
+  [[nodiscard]] Eigen::Matrix<double, 12, 1> step_unknowns(const fem::StepState& s) const;
   /// e_{n+1} = E(q_{n+1}) at the end of the time element `s`.
   [[nodiscard]] Eigen::Matrix<double, 6, 1> end_coordinates(const fem::StepState& s) const;
   void stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const;
@@ -170,8 +175,7 @@ class Joint final : public fem::Element {
   bool active_now_ = true;  ///< at the committed state
   Mat3 relative_rotation_ = Mat3::Identity();  ///< J_aᵀ J_b at the committed state
   Mat3 axes0_ = Mat3::Identity();               ///< frame A's joint axes at t = 0, global
-  /// stamp's start of the step, computed once per time element
-  fem::StartCache<Start> start_cache_;
+  fem::StartCache<Start> start_, translation_start_;  ///< start(s, true) and start(s, false)
 };
 
 }  // namespace catena::elements

@@ -82,7 +82,7 @@ JacobianTransport::JacobianTransport(const assembly::Tableau& tableau) : comm_(t
   turn_.resize(nodes_.size());
 }
 
-void JacobianTransport::end_axes(const fem::StepState& s, Vec u, std::vector<fem::Mat3>& out) {
+void JacobianTransport::step_rotations(Vec u, std::vector<fem::Mat3>& out) {
   Vec source = u;
   if (scatter_) {
     check(VecScatterBegin(scatter_, u, rotation_values_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterBegin");
@@ -96,21 +96,32 @@ void JacobianTransport::end_axes(const fem::StepState& s, Vec u, std::vector<fem
     fem::Vec3 b = fem::Vec3::Zero();
     for (std::size_t i = 0; i < 3; ++i)
       if (n.rotation_values[i] >= 0) b[static_cast<Eigen::Index>(i)] = values[n.rotation_values[i]];
-    out[k] = fem::step_rotation<double>(b) * s.committed[n.node].orientation.toRotationMatrix();
+    out[k] = fem::step_rotation<double>(b);
   }
   check(VecRestoreArrayRead(source, &values), "VecRestoreArrayRead");
 }
 
 void JacobianTransport::record(const fem::StepState& s, Vec u) {
-  end_axes(s, u, at_jacobian_);
+  step_rotations(u, at_jacobian_);
+  for (std::size_t k = 0; k < nodes_.size(); ++k)
+    at_jacobian_[k] = at_jacobian_[k] * s.committed[nodes_[k].node].orientation.toRotationMatrix();
   recorded_ = true;
   active_ = false;
+  from_start_id_ = 0;
 }
 
 void JacobianTransport::update(const fem::StepState& s, Vec u) {
   if (!recorded_ || nodes_.empty()) return;
-  end_axes(s, u, turn_);
-  for (std::size_t k = 0; k < nodes_.size(); ++k) turn_[k] = turn_[k] * at_jacobian_[k].transpose();
+  // T_k = C(b_k) R_n,k R_J,kᵀ: the second factor is the same at every pass of a time element.
+  if (s.start_id == 0 || s.start_id != from_start_id_ || s.t_n != from_t_n_) {
+    from_start_.resize(nodes_.size());
+    for (std::size_t k = 0; k < nodes_.size(); ++k)
+      from_start_[k] = s.committed[nodes_[k].node].orientation.toRotationMatrix() * at_jacobian_[k].transpose();
+    from_start_id_ = s.start_id;
+    from_t_n_ = s.t_n;
+  }
+  step_rotations(u, turn_);
+  for (std::size_t k = 0; k < nodes_.size(); ++k) turn_[k] = turn_[k] * from_start_[k];
   active_ = true;
 }
 
@@ -146,6 +157,7 @@ std::vector<double> JacobianTransport::saved() const {
 
 void JacobianTransport::restore(std::span<const double> values) {
   recorded_ = false;
+  from_start_id_ = 0;
   active_ = false;
   if (values.size() != 9 * n_saved_ || n_saved_ == 0) return;
   for (std::size_t k = 0; k < nodes_.size(); ++k)

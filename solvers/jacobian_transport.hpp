@@ -58,8 +58,8 @@ class JacobianTransport {
     std::array<PetscInt, 3> rotation_values;  ///< indices into the gathered rotation values; -1: fixed
     bool owner = false;            ///< this rank owns the node's rotation block (writes it in saved())
   };
-  /// The nodes' axes at the end of the step for the trial u.
-  void end_axes(const fem::StepState& s, Vec u, std::vector<fem::Mat3>& out);
+  /// The nodes' step rotations C(b) for the trial u.
+  void step_rotations(Vec u, std::vector<fem::Mat3>& out);
   void turn(Vec v, bool transpose) const;
 
   MPI_Comm comm_;
@@ -69,6 +69,10 @@ class JacobianTransport {
   assembly::Handle<VecScatter, VecScatterDestroy> scatter_;
   assembly::VecHandle rotation_values_;
   std::vector<fem::Mat3> at_jacobian_, turn_;
+  /// R_n,k R_J,kᵀ for the start named from_start_id_ (fem::StepState::start_id; 0: none).
+  std::vector<fem::Mat3> from_start_;
+  std::uint64_t from_start_id_ = 0;
+  double from_t_n_ = 0.0;
   bool recorded_ = false, active_ = false;
 };
 
