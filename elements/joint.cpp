@@ -587,10 +587,30 @@ bool Joint::has_multiplier(int component) const {
   return law.kind != JointLawKind::Free || law.function.has_value();
 }
 
-Vec6 Joint::end_coordinates(const fem::StepState& s) const {
-  const Start& st = start(s);
-  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(s), Instant::End);
-  return st.f(end.xa, end.Ra, end.xb, end.Rb);
+/// The end of a step for the unknowns u it was computed for: the frames' carriers and
+/// e_{n+1} = E(q_{n+1}).
+struct Joint::End {
+  std::uint64_t start_id = 0;
+  double t_n = 0.0, h = 0.0;
+  Vec12 u = Vec12::Zero();
+  Configuration<double> q;
+  Vec6 e = Vec6::Zero();
+};
+
+const Joint::End& Joint::end_of(const fem::StepState& s) const {
+  const Vec12 u = step_unknowns(s);
+  if (!end_ || s.start_id == 0 || s.start_id != end_->start_id || s.t_n != end_->t_n || s.h != end_->h ||
+      u != end_->u) {
+    if (!end_) end_ = std::make_unique<End>();
+    const Start& st = start(s);
+    end_->start_id = s.start_id;
+    end_->t_n = s.t_n;
+    end_->h = s.h;
+    end_->u = u;
+    end_->q = two_frame::along_step(st.q, u, Instant::End);
+    end_->e = st.f(end_->q.xa, end_->q.Ra, end_->q.xb, end_->q.Rb);
+  }
+  return *end_;
 }
 
 bool Joint::carries_force(bool active, int group) const {
@@ -602,10 +622,10 @@ bool Joint::carries_force(bool active, int group) const {
 
 void Joint::commit(const fem::StepState& s) {
   const Start& st = start(s);
-  const Configuration<double> end = two_frame::along_step(st.q, step_unknowns(s), Instant::End);
-  e_ = st.f(end.xa, end.Ra, end.xb, end.Rb);
+  const End& end = end_of(s);
+  e_ = end.e;
   lambda_ = s.values<6>(reaction_);
-  relative_rotation_ = relative_rotation(st.f, end);
+  relative_rotation_ = relative_rotation(st.f, end.q);
   active_now_ = active_in_step(s);
 }
 
@@ -638,7 +658,7 @@ void Joint::add_energy(std::span<const fem::NodeState>, fem::StateEnergy& e) con
 
 void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   if (s.scheme == fem::TimeScheme::Static || !active_in_step(s)) return;
-  const Vec6 e1 = end_coordinates(s);
+  const Vec6 e1 = end_of(s).e;
   const Vec6 lambda = s.values<6>(reaction_);
   for (int k = 0; k < 6; ++k) {
     const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];

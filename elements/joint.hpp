@@ -50,6 +50,7 @@
 
 #include <array>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -159,8 +160,10 @@ class Joint final : public fem::Element {
   [[nodiscard]] bool has_multiplier(int component) const;
   /// The node unknowns of the step in the order of two_frame (zeros for the ground).
   [[nodiscard]] Eigen::Matrix<double, 12, 1> step_unknowns(const fem::StepState& s) const;
-  /// e_{n+1} = E(q_{n+1}) at the end of the time element `s`.
-  [[nodiscard]] Eigen::Matrix<double, 6, 1> end_coordinates(const fem::StepState& s) const;
+  struct End;
+  /// The end of the time element `s` for its trial unknowns, computed once for them (add_step_work
+  /// and commit both ask).
+  [[nodiscard]] const End& end_of(const fem::StepState& s) const;
   void stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const;
 
   std::array<JointFrame, 2> frames_;
@@ -176,6 +179,7 @@ class Joint final : public fem::Element {
   Mat3 relative_rotation_ = Mat3::Identity();  ///< J_aᵀ J_b at the committed state
   Mat3 axes0_ = Mat3::Identity();               ///< frame A's joint axes at t = 0, global
   fem::StartCache<Start> start_, translation_start_;  ///< start(s, true) and start(s, false)
+  mutable std::unique_ptr<End> end_;                    ///< end_of's last answer
 };
 
 }  // namespace catena::elements
