@@ -367,13 +367,31 @@ struct TranslationStep {
   Eigen::Matrix<double, 12, 12> dforce;
 };
 
-TranslationStep translation_step(const Kinematics& k, const Configuration<double>& q, const Vec12& u,
-                                 const Vec3& lambda, bool loaded, bool derivatives) {
+/// What translation_step needs from the start of the step: frame A's axes J_a0 = R_a Q_a, the
+/// offsets a_a0 = R_a c_a, a_b0 = R_b c_b and the separation d_0 = x_b − x_a + a_b0 − a_a0 at t_n
+/// (under half the full start's size: a chain of 10⁵ bars reads it at every pass).
+struct TranslationStart {
+  Mat3 Ja0;
+  Vec3 aa0, ab0, d0;
+};
+
+TranslationStart translation_start(const Kinematics& k, const Configuration<double>& q) {
+  TranslationStart t;
+  t.Ja0 = q.Ra * k.Qa;
+  t.aa0 = q.Ra * k.ca;
+  t.ab0 = q.Rb * k.cb;
+  t.d0 = q.xb - q.xa + t.ab0 - t.aa0;
+  return t;
+}
+
+TranslationStep translation_step(const TranslationStart& st, const Vec12& u, const Vec3& lambda, bool loaded,
+                                 bool derivatives) {
   const Vec3 ba = u.segment<3>(3), bb = u.segment<3>(9);
   const Mat3 Ca = fem::step_rotation(ba), Cb = fem::step_rotation(bb);
-  const Mat3 Ja0 = q.Ra * k.Qa, Ja1 = Ca * Ja0;
-  const Vec3 aa0 = q.Ra * k.ca, ab0 = q.Rb * k.cb, aa1 = Ca * aa0, ab1 = Cb * ab0;
-  const Vec3 d0 = q.xb - q.xa + ab0 - aa0;
+  const Mat3& Ja0 = st.Ja0;
+  const Mat3 Ja1 = Ca * Ja0;
+  const Vec3 &aa0 = st.aa0, &ab0 = st.ab0, &d0 = st.d0;
+  const Vec3 aa1 = Ca * aa0, ab1 = Cb * ab0;
   const Vec3 d1 = d0 + u.segment<3>(6) - u.segment<3>(0) + ab1 - ab0 - aa1 + aa0;
   TranslationStep t;
   t.E1 = Ja1.transpose() * d1;
@@ -419,15 +437,32 @@ void Joint::stamp_by_automatic_differentiation(const fem::StepState& s, fem::Res
   stamp_with(s, r, j, false);
 }
 
+/// The start of the step as the stamp's by-hand path for a joint without rotational multipliers
+/// reads it (translation_step), with what the constitutive rows read.
+struct Joint::StampStart {
+  TranslationStart translation;
+  Vec6 E0;
+  bool active = true;
+};
+
 void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const {
-  // A joint whose rotations carry no multiplier (a spherical one) never evaluates them here.
-  const Start& st = start(s, carries_force(true, 1));
   const Vec12 u = step_unknowns(s);
   const Vec6 lambda = s.values<6>(reaction_);
   const bool is_static = s.scheme == fem::TimeScheme::Static;
-  const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
-  const std::array<bool, 2> loaded{carries_force(st.active, 0), carries_force(st.active, 1)};
   const std::array<bool, 2> used{carries_force(true, 0), carries_force(true, 1)};  // groups with multipliers
+  // A joint whose rotations carry no multiplier (a spherical one) never evaluates them here, and
+  // in a dynamic step its rows come by hand from a compact start.
+  const bool translation_by_hand = by_hand && !is_static && !used[1];
+  const Start* full = translation_by_hand ? nullptr : &start(s, used[1]);
+  static const StampStart unused{};
+  const StampStart& compact = translation_by_hand ? stamp_start_.get(s, [&] {
+    const Start st = start_of(s, false);
+    return StampStart{translation_start(st.f, st.q), st.E0, st.active};
+  })
+                                                  : unused;
+  const bool active = full ? full->active : compact.active;
+  const Vec6& E0 = full ? full->E0 : compact.E0;
+  const std::array<bool, 2> loaded{carries_force(active, 0), carries_force(active, 1)};
 
   // E(q_{n+1}) and node rows −Gᵀλ, with their derivatives in u (automatic differentiation only
   // when the Jacobian is wanted).
@@ -442,8 +477,8 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
     dE.setZero();
     df.setZero();
   }
-  if (by_hand && !is_static && !used[1]) {
-    const TranslationStep t = translation_step(st.f, st.q, u, lambda.head<3>(), loaded[0], jacobian);
+  if (translation_by_hand) {
+    const TranslationStep t = translation_step(compact.translation, u, lambda.head<3>(), loaded[0], jacobian);
     E1 << t.E1, Vec3::Zero();
     f = t.force;
     if (jacobian) {
@@ -454,6 +489,8 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
     }
   } else if (jacobian) {
     using D = ad::Dual<12>;
+    const Start& st = *full;
+    const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
     const auto [E1d, Gd] =
         kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), used, loaded, is_static, length_scale_,
                                 symmetry);
@@ -465,6 +502,8 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
     for (int a = 0; a < 6; ++a)
       for (int b = 0; b < 12; ++b) Gv(a, b) = Gd(a, b).value();
   } else {
+    const Start& st = *full;
+    const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
     std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, used, loaded, is_static, length_scale_, symmetry);
     f = -(Gv.transpose() * lambda);
   }
@@ -476,7 +515,7 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   const double t1 = s.t_end();
   for (int k = 0; k < 6; ++k) {
     const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
-    if (!st.active) {
+    if (!active) {
       c[k] = lambda[k];
       dc_dl[k] = 1.0;
       continue;
@@ -487,7 +526,7 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
         dc_de[k] = 1.0;
         break;
       case JointLawKind::PrescribedRate:
-        c[k] = E1[k] - st.E0[k] - 0.5 * s.h * (law_value(law, s.t_n) + law_value(law, t1));
+        c[k] = E1[k] - E0[k] - 0.5 * s.h * (law_value(law, s.t_n) + law_value(law, t1));
         dc_de[k] = 1.0;
         break;
       case JointLawKind::Free:
@@ -496,8 +535,8 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
           c[k] = lambda[k] + law.stiffness * (E1[k] - law.rest) - s.load_factor * law_value(law, t1);
           dc_de[k] = law.stiffness;
         } else {
-          c[k] = lambda[k] + law.stiffness * (0.5 * (st.E0[k] + E1[k]) - law.rest) +
-                 law.damping * (E1[k] - st.E0[k]) / s.h - 0.5 * (law_value(law, s.t_n) + law_value(law, t1));
+          c[k] = lambda[k] + law.stiffness * (0.5 * (E0[k] + E1[k]) - law.rest) +
+                 law.damping * (E1[k] - E0[k]) / s.h - 0.5 * (law_value(law, s.t_n) + law_value(law, t1));
           dc_de[k] = 0.5 * law.stiffness + law.damping / s.h;
         }
         dc_dl[k] = 1.0;

@@ -179,6 +179,8 @@ class Joint final : public fem::Element {
   Mat3 relative_rotation_ = Mat3::Identity();  ///< J_aᵀ J_b at the committed state
   Mat3 axes0_ = Mat3::Identity();               ///< frame A's joint axes at t = 0, global
   fem::StartCache<Start> start_, translation_start_;  ///< start(s, true) and start(s, false)
+  struct StampStart;
+  fem::StartCache<StampStart> stamp_start_;  ///< the stamp's compact start (joints without rotational multipliers)
   mutable std::unique_ptr<End> end_;                    ///< end_of's last answer
 };
 
