@@ -216,8 +216,6 @@ Mat3 relative_rotation(const Kinematics& k, const Configuration<double>& q) {
   return (q.Ra * k.Qa).transpose() * (q.Rb * k.Qb);
 }
 
-
-
 }  // namespace
 
 struct Joint::Start {

@@ -89,7 +89,8 @@ TEST(StartCache, BeamStampFollowsTheStart) {
   EXPECT_EQ(stamp(fresh, 0), r1);     // from a start computed afresh
 
   s.committed[1].position += Vec3(0.05, -0.02, 0.01);
-  s.committed[1].orientation = fem::Quaternion(Eigen::AngleAxisd(0.3, Vec3(0.0, 0.6, 0.8))) * s.committed[1].orientation;
+  const fem::Quaternion turn(Eigen::AngleAxisd(0.3, Vec3(0.0, 0.6, 0.8)));
+  s.committed[1].orientation = turn * s.committed[1].orientation;
   s.committed[0].velocity = Vec3(0.4, 0.1, -0.2);
   s.committed[0].angular_velocity = Vec3(-0.3, 0.2, 0.5);
   const Eigen::VectorXd r2 = stamp(kept, fem::new_start_id());
