@@ -113,12 +113,11 @@ void JacobianTransport::record(const fem::StepState& s, Vec u) {
 void JacobianTransport::update(const fem::StepState& s, Vec u) {
   if (!recorded_ || nodes_.empty()) return;
   // T_k = C(b_k) R_n,k R_J,kᵀ: the second factor is the same at every pass of a time element.
-  if (s.start_id == 0 || s.start_id != from_start_id_ || s.t_n != from_t_n_) {
+  if (s.start_id == 0 || s.start_id != from_start_id_) {
     from_start_.resize(nodes_.size());
     for (std::size_t k = 0; k < nodes_.size(); ++k)
       from_start_[k] = s.committed[nodes_[k].node].orientation.toRotationMatrix() * at_jacobian_[k].transpose();
     from_start_id_ = s.start_id;
-    from_t_n_ = s.t_n;
   }
   step_rotations(u, turn_);
   for (std::size_t k = 0; k < nodes_.size(); ++k) turn_[k] = turn_[k] * from_start_[k];

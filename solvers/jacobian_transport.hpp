@@ -21,6 +21,7 @@
 #include "assembly/tableau.hpp"
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -72,7 +73,6 @@ class JacobianTransport {
   /// R_n,k R_J,kᵀ for the start named from_start_id_ (fem::StepState::start_id; 0: none).
   std::vector<fem::Mat3> from_start_;
   std::uint64_t from_start_id_ = 0;
-  double from_t_n_ = 0.0;
   bool recorded_ = false, active_ = false;
 };
 

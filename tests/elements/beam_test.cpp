@@ -561,5 +561,34 @@ TEST(BeamTangent, CoupledMassMidpoint) {
   EXPECT_GT((J - J0).cwiseAbs().maxCoeff(), 1.0);
 }
 
+/// A beam stamped from one start, then from another (moved, turned, with new velocities): with
+/// StepState::start_id the second stamp must be the one of a beam that never kept the first start
+/// (fem::StartCache), and the kept start must give the stamp a fresh one gives, to the bit.
+TEST(Beam, StampFollowsTheStartItKeeps) {
+  BeamModel kept(test_section()), fresh(test_section());
+  TrialState s(kept.model);
+  for (std::size_t i = 0; i < s.trial.size(); ++i) s.trial[i] = 1e-2 * std::sin(1.0 + static_cast<double>(i));
+  const auto stamp = [&](const BeamModel& bm, std::uint64_t id) {
+    fem::StepState view = s.view(bm.model);
+    view.start_id = id;
+    fem::DenseResidual r(s.map, static_cast<int>(s.trial.size()));
+    fem::NullJacobianSink none;
+    bm.beam->stamp(view, r, none);
+    return Eigen::VectorXd(r.r);
+  };
+  const std::uint64_t first = fem::new_start_id();
+  const Eigen::VectorXd r1 = stamp(kept, first);
+  EXPECT_EQ(stamp(kept, first), r1);  // from the kept start
+  EXPECT_EQ(stamp(fresh, 0), r1);     // from a start computed afresh
+
+  s.committed[1].position += Vec3(0.05, -0.02, 0.01);
+  s.committed[1].orientation = testing::quat(rotation(0.3, Vec3(0.0, 0.6, 0.8))) * s.committed[1].orientation;
+  s.committed[0].velocity = Vec3(0.4, 0.1, -0.2);
+  s.committed[0].angular_velocity = Vec3(-0.3, 0.2, 0.5);
+  const Eigen::VectorXd r2 = stamp(kept, fem::new_start_id());
+  EXPECT_EQ(r2, stamp(fresh, 0));
+  EXPECT_GT((r2 - r1).norm(), 1e-3 * r1.norm());  // the start did change the residual
+}
+
 }  // namespace
 }  // namespace catena::elements
