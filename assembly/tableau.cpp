@@ -3,7 +3,10 @@
 #include "assembly/ordering.hpp"
 #include "assembly/petsc_sinks.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <optional>
 
@@ -61,6 +64,7 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
   // Elements are evaluated by the rank owning their first free block (exactly one rank each, so
   // energies and outputs are counted once).
   std::vector<PetscInt> needed;
+  std::vector<std::pair<PetscInt, std::size_t>> stamp_order;  // (first row, element)
   for (std::size_t e = 0; e < model.elements.size(); ++e) {
     const std::vector<fem::BlockId> blocks = element_blocks(model, e);
     int owner = 0;
@@ -78,12 +82,23 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
           needed.push_back(d);
           first_row = std::min<PetscInt>(first_row, d);
         }
-    stamp_order_.push_back({first_row, e});
+    stamp_order.push_back({first_row, e});
   }
   // Stamped in the order of their rows, so that an assembly walks the matrix's memory forwards
   // whatever the numbering: in the model's order, rows permuted by nested dissection are hit at
   // random (from 1e4 to 1e5 chain links the assembly grew 16 times: cache misses on 230 MB).
-  std::sort(stamp_order_.begin(), stamp_order_.end());
+  std::sort(stamp_order.begin(), stamp_order.end());
+  stamp_plan_ = StampPlan(
+      stamp_order,
+      [&](std::size_t i) {
+        std::vector<fem::BlockId> written = element_blocks(model, stamp_order[i].second);
+        std::erase_if(written, [&](fem::BlockId b) {
+          const auto dofs = global_map_.dofs(b);
+          return std::all_of(dofs.begin(), dofs.end(), [](fem::Dof d) { return d == fem::fixed_dof; });
+        });
+        return written;
+      },
+      registry.n_blocks());
 
   // Exact preallocation: a row couples with every free dof of its block's graph neighbours.
   std::vector<PetscInt> d_nnz(n_owned(), 0), o_nnz(n_owned(), 0);
@@ -207,15 +222,34 @@ void Tableau::restore_view(Vec x) {
   view_ = nullptr;
 }
 
-void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j) {
+void Tableau::set_threads(int n, double min_pass_seconds) {
+  requested_threads_ = size_ > 1 ? 1 : n > 0 ? n : omp_get_max_threads();
+  min_pass_seconds_ = min_pass_seconds;
+  active_threads_ = 1;
+  probe_seconds_.clear();
+}
+
+void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j,
+                                   bool concurrent) {
   const fem::StepState s = local_view(context, x);
+  // The first passes are timed on one thread; the shortest decides whether threads pay.
+  const bool probing = concurrent && requested_threads_ > 1 && active_threads_ == 1 &&
+                       probe_seconds_.size() < probe_passes;
+  const auto start = std::chrono::steady_clock::now();
   try {
-    for (const auto& [row, e] : stamp_order_) model_->elements[e]->stamp(s, r, j);
+    stamp_plan_.run(concurrent ? active_threads_ : 1,
+                    [&](std::size_t e) { model_->elements[e]->stamp(s, r, j); });
   } catch (...) {
     restore_view(x);  // a domain error must not leave the vector's array checked out
     throw;
   }
   restore_view(x);
+  if (probing) {
+    probe_seconds_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (probe_seconds_.size() == probe_passes &&
+        *std::min_element(probe_seconds_.begin(), probe_seconds_.end()) >= min_pass_seconds_)
+      active_threads_ = requested_threads_;
+  }
 }
 
 namespace {
@@ -277,14 +311,16 @@ void Tableau::stamp_into(const fem::StepState& context, Vec x, Vec f, Mat J) {
   }
   fem::ResidualSink& r = f ? static_cast<fem::ResidualSink&>(*residual) : no_residual;
   fem::NullJacobianSink no_jacobian;
-  if (!J) return stamp_local_elements(context, x, r, no_jacobian);
+  // Threads write distinct entries of f's owned array and of J's CSR values; MatSetValues is
+  // not for several threads.
+  if (!J) return stamp_local_elements(context, x, r, no_jacobian, true);
   if (J == jacobian_.get() && csr_values_direct_) {
     const CsrValues values(J);
     CsrJacobianSink j(values.get(), pattern_offsets_, pattern_columns_, global_map_);
-    return stamp_local_elements(context, x, r, j);
+    return stamp_local_elements(context, x, r, j, true);
   }
   PetscJacobianSink j(J, global_map_);
-  stamp_local_elements(context, x, r, j);
+  stamp_local_elements(context, x, r, j, false);
 }
 
 void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
@@ -307,7 +343,7 @@ void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M
   check(MatZeroEntries(D), "MatZeroEntries");
   PetscJacobianSink mass(M, global_map_), damping(D, global_map_);
   const fem::StepState s = local_view(context, x);
-  for (const auto& [row, e] : stamp_order_) model_->elements[e]->stamp_rates(s, mass, damping);
+  for (const std::size_t e : stamp_plan_.order()) model_->elements[e]->stamp_rates(s, mass, damping);
   restore_view(x);
   for (Mat A : {M, D}) {
     check(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");

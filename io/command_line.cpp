@@ -61,7 +61,10 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "checkpoint-every", po::value<int>(),
       "write a checkpoint every N steps (overrides output.checkpoint_every; 0: none)")(
       "restart", po::value<std::string>(), "continue the run from checkpoint FILE (same model and --set)")(
-      "quiet,q", "no progress output");
+      "quiet,q", "no progress output")(
+      "threads", po::value<int>(),
+      "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available; "
+      "1 under MPI); results do not depend on it");
   po::options_description hidden;
   hidden.add_options()("command", po::value<std::string>())("model", po::value<std::string>());
   po::options_description all;
@@ -107,6 +110,13 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
     options.restart = vm["restart"].as<std::string>();
   }
   options.quiet = vm.count("quiet") > 0;
+  if (vm.count("threads")) {
+    options.threads = vm["threads"].as<int>();
+    if (options.threads < 1) {
+      std::cerr << "catena " << command << ": --threads must be at least 1\n";
+      return exit_bad_input;
+    }
+  }
   return line;
 }
 

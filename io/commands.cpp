@@ -39,6 +39,7 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.n_unknowns = tableau.n_global();
   d.n_nonzeros = tableau.n_nonzeros();
   d.mpi_ranks = assembly::PetscSession::size();
+  d.threads = tableau.threads();
   d.rows_per_rank = tableau.rows_per_rank();
   d.steps = s.steps;
   d.cut_steps = s.cut_steps;
@@ -103,6 +104,7 @@ int run_command(const RunOptions& options) {
   std::unique_ptr<assembly::Tableau> tableau;
   try {
     tableau = std::make_unique<assembly::Tableau>(*model, PETSC_COMM_WORLD);
+    tableau->set_threads(options.threads);
   } catch (const std::exception& e) {
     print_error(options.model.string() + ": cannot set up the tableau: " + e.what());
     return exit_bad_input;

@@ -24,6 +24,7 @@ struct RunOptions {
   std::optional<int> checkpoint_every;             ///< --checkpoint-every (overrides output.checkpoint_every)
   std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue from that checkpoint
   bool quiet = false;
+  int threads = 0;  ///< --threads: for the elements' stamps (0: as many as OpenMP gives, assembly::Tableau)
 };
 
 /// Reads the model with the options' overrides; input errors are printed (when `report`, on one

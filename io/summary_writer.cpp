@@ -66,6 +66,7 @@ std::string summary_json(const SummaryData& d) {
   o.add("n_unknowns", std::to_string(d.n_unknowns));
   o.add("n_nonzeros", std::to_string(d.n_nonzeros));
   o.add("mpi_ranks", std::to_string(d.mpi_ranks));
+  o.add("threads", std::to_string(d.threads));
   std::string rows = "[";
   for (std::size_t i = 0; i < d.rows_per_rank.size(); ++i)
     rows += (i == 0 ? "" : ", ") + std::to_string(d.rows_per_rank[i]);

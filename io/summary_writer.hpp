@@ -17,6 +17,7 @@ struct SummaryData {
   long n_unknowns = 0;
   long n_nonzeros = 0;  ///< of the Newton matrix
   int mpi_ranks = 1;
+  int threads = 1;  ///< threads stamping the elements at the end of the run (assembly::Tableau)
   std::vector<long> rows_per_rank;
   long steps = 0;      ///< converged time elements (a cut step counts each part)
   long cut_steps = 0;  ///< time elements retried with a smaller step

@@ -143,6 +143,32 @@ TEST(Tableau, OnePassGivesTheResidualAndJacobianOfTwoAndValuesRoundTrip) {
   EXPECT_THROW(t.set_jacobian_values(std::vector<double>(3, 1.0)), std::invalid_argument);
 }
 
+TEST(Tableau, ThreadsStampTheSameSumsBitForBit) {
+  const fem::Model m = truss_net(400, 7);
+  Tableau serial(m, PETSC_COMM_WORLD), threaded(m, PETSC_COMM_WORLD);
+  serial.set_threads(1);
+  threaded.set_threads(2, 0.0);  // whatever a pass takes
+  const fem::StepState context{0.0, 1e-2, fem::TimeScheme::Midpoint, m.nodes, m.initial_state, {}, nullptr};
+  VecHandle x = serial.create_vector(), f1 = serial.create_vector(), f2 = threaded.create_vector();
+  ASSERT_EQ(VecSetRandom(x, nullptr), 0);
+  ASSERT_EQ(VecScale(x, 0.01), 0);
+  for (std::size_t pass = 0; pass < Tableau::probe_passes; ++pass) threaded.assemble_residual(context, x, f2);
+  int ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  EXPECT_EQ(threaded.threads(), ranks == 1 ? 2 : 1);  // one thread per rank under MPI
+  serial.assemble(context, x, f1, serial.jacobian());
+  threaded.assemble(context, x, f2, threaded.jacobian());
+  EXPECT_EQ(threaded.jacobian_values(), serial.jacobian_values());
+  const PetscScalar *a = nullptr, *b = nullptr;
+  PetscInt n = 0;
+  ASSERT_EQ(VecGetLocalSize(f1, &n), 0);
+  ASSERT_EQ(VecGetArrayRead(f1, &a), 0);
+  ASSERT_EQ(VecGetArrayRead(f2, &b), 0);
+  for (PetscInt i = 0; i < n; ++i) EXPECT_EQ(a[i], b[i]) << "row " << i;
+  ASSERT_EQ(VecRestoreArrayRead(f2, &b), 0);
+  ASSERT_EQ(VecRestoreArrayRead(f1, &a), 0);
+}
+
 /// Declares its node's own coupling only, then stamps a coupling to another node as well.
 class StampsOutsideItsCouplings final : public fem::Element {
  public:

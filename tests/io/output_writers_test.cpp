@@ -517,6 +517,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   d.n_unknowns = 123456789012L;
   d.n_nonzeros = 42;
   d.mpi_ranks = 2;
+  d.threads = 3;
   d.rows_per_rank = {600, 612};
   d.steps = 124;
   d.cut_steps = 3;
@@ -540,13 +541,14 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
 
   const FlatJson json(read_text(file));
   const auto& v = json.values();
-  EXPECT_EQ(v.size(), 24U);
+  EXPECT_EQ(v.size(), 25U);
   EXPECT_EQ(v.at("model_name"), d.model_name);
   EXPECT_EQ(v.at("status"), "failed");
   EXPECT_EQ(v.at("message"), d.message);
   EXPECT_EQ(v.at("n_unknowns"), "123456789012");
   EXPECT_EQ(v.at("n_nonzeros"), "42");
   EXPECT_EQ(v.at("mpi_ranks"), "2");
+  EXPECT_EQ(v.at("threads"), "3");
   EXPECT_EQ(v.at("rows_per_rank"), "[600, 612]");
   EXPECT_EQ(v.at("steps"), "124");
   EXPECT_EQ(v.at("cut_steps"), "3");
@@ -572,7 +574,7 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   write_summary_json(file, d);
   const FlatJson again(read_text(file));
   EXPECT_EQ(again.values().at("status"), "completed");
-  EXPECT_EQ(again.values().size(), 22U);
+  EXPECT_EQ(again.values().size(), 23U);
 }
 
 TEST(SummaryWriter, RejectsExtraNameThatRepeatsAField) {
