@@ -34,28 +34,28 @@ StampPlan::StampPlan(std::span<const std::pair<PetscInt, std::size_t>> by_row,
   order_.insert(order_.end(), interface.begin(), interface.end());
 }
 
-void StampPlan::run(int threads, const std::function<void(std::size_t)>& stamp) const {
+void StampPlan::run(int threads, const std::function<void(int, std::size_t)>& f) const {
   std::array<std::exception_ptr, max_ranges> failed;
-  auto stamp_range = [&](int r) {
+  auto run_range = [&](int r) {
     try {
       for (std::size_t k = range_end_[static_cast<std::size_t>(r)]; k < range_end_[static_cast<std::size_t>(r) + 1]; ++k)
-        stamp(order_[k]);
+        f(r, order_[k]);
     } catch (...) {
       failed[static_cast<std::size_t>(r)] = std::current_exception();
     }
   };
   if (threads > 1) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (int r = 0; r < n_ranges_; ++r) stamp_range(r);
+    for (int r = 0; r < n_ranges_; ++r) run_range(r);
   } else {
     for (int r = 0; r < n_ranges_; ++r) {
-      stamp_range(r);
+      run_range(r);
       if (failed[static_cast<std::size_t>(r)]) break;
     }
   }
   for (const std::exception_ptr& e : failed)
     if (e) std::rethrow_exception(e);
-  for (std::size_t k = range_end_[static_cast<std::size_t>(n_ranges_)]; k < order_.size(); ++k) stamp(order_[k]);
+  for (std::size_t k = range_end_[static_cast<std::size_t>(n_ranges_)]; k < order_.size(); ++k) f(n_ranges_, order_[k]);
 }
 
 }  // namespace catena::assembly

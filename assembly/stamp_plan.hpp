@@ -46,7 +46,14 @@ class StampPlan {
   /// Calls `stamp(element)` for every element, the ranges on up to `threads` threads. An
   /// exception from a stamp is rethrown after the ranges are done: the first range's that threw
   /// (the one a single thread would have stopped at), and the interface is then not stamped.
-  void run(int threads, const std::function<void(std::size_t)>& stamp) const;
+  void run(int threads, const std::function<void(std::size_t)>& stamp) const {
+    run(threads, [&stamp](int, std::size_t element) { stamp(element); });
+  }
+  /// The same, telling `f(slot, element)` the range (0 … n_slots() − 2) or the interface
+  /// (n_slots() − 1) of the element: sums kept per slot and added in slot order are the same on
+  /// any number of threads.
+  void run(int threads, const std::function<void(int, std::size_t)>& f) const;
+  [[nodiscard]] int n_slots() const { return n_ranges_ + 1; }
 
  private:
   int n_ranges_ = 0;

@@ -10,6 +10,7 @@
 #include "assembly/stamp_plan.hpp"
 #include "fem/model.hpp"
 
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -75,6 +76,15 @@ class Tableau {
   static constexpr double parallel_pass_seconds = 10e-6;
   /// Passes timed before deciding; the shortest decides.
   static constexpr std::size_t probe_passes = 4;
+
+  /// Calls `f(slot, element)` for every element this rank evaluates, in the stamp plan's order and
+  /// on the threads that stamp (`threads()`): for per-element work besides the stamps (commits,
+  /// energies). `slot` < `n_element_slots()` names the plan's range or its interface: sums kept
+  /// per slot and added in slot order are the same on any number of threads.
+  void for_each_local_element(const std::function<void(int, std::size_t)>& f) const {
+    stamp_plan_.run(active_threads_, f);
+  }
+  [[nodiscard]] int n_element_slots() const { return stamp_plan_.n_slots(); }
 
   /// "node 'bob' force y": the owner and meaning of a global row.
   [[nodiscard]] std::string row_name(PetscInt row) const;

@@ -9,7 +9,7 @@ namespace catena::solvers {
 
 using assembly::check;
 
-JacobianTransport::JacobianTransport(const assembly::Tableau& tableau) : comm_(tableau.comm()) {
+JacobianTransport::JacobianTransport(const assembly::Tableau& tableau) : tableau_(&tableau), comm_(tableau.comm()) {
   int ranks = 1;
   MPI_Comm_size(comm_, &ranks);
   const fem::Model& model = tableau.model();
@@ -91,6 +91,7 @@ void JacobianTransport::step_rotations(Vec u, std::vector<fem::Mat3>& out) {
   }
   const PetscScalar* values = nullptr;
   check(VecGetArrayRead(source, &values), "VecGetArrayRead");
+#pragma omp parallel for schedule(static) num_threads(threads())
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const TurningNode& n = nodes_[k];
     fem::Vec3 b = fem::Vec3::Zero();
@@ -103,6 +104,7 @@ void JacobianTransport::step_rotations(Vec u, std::vector<fem::Mat3>& out) {
 
 void JacobianTransport::record(const fem::StepState& s, Vec u) {
   step_rotations(u, at_jacobian_);
+#pragma omp parallel for schedule(static) num_threads(threads())
   for (std::size_t k = 0; k < nodes_.size(); ++k)
     at_jacobian_[k] = at_jacobian_[k] * s.committed[nodes_[k].node].orientation.toRotationMatrix();
   recorded_ = true;
@@ -115,11 +117,13 @@ void JacobianTransport::update(const fem::StepState& s, Vec u) {
   // T_k = C(b_k) R_n,k R_J,kᵀ: the second factor is the same at every pass of a time element.
   if (s.start_id == 0 || s.start_id != from_start_id_) {
     from_start_.resize(nodes_.size());
+#pragma omp parallel for schedule(static) num_threads(threads())
     for (std::size_t k = 0; k < nodes_.size(); ++k)
       from_start_[k] = s.committed[nodes_[k].node].orientation.toRotationMatrix() * at_jacobian_[k].transpose();
     from_start_id_ = s.start_id;
   }
   step_rotations(u, turn_);
+#pragma omp parallel for schedule(static) num_threads(threads())
   for (std::size_t k = 0; k < nodes_.size(); ++k) turn_[k] = turn_[k] * from_start_[k];
   active_ = true;
 }
@@ -127,7 +131,10 @@ void JacobianTransport::update(const fem::StepState& s, Vec u) {
 void JacobianTransport::turn(Vec v, bool transpose) const {
   PetscScalar* a = nullptr;
   check(VecGetArray(v, &a), "VecGetArray");
-  for (const Triple& t : triples_) {
+  // Each triple reads and writes its own rows.
+#pragma omp parallel for schedule(static) num_threads(threads())
+  for (std::size_t k = 0; k < triples_.size(); ++k) {
+    const Triple& t = triples_[k];
     fem::Vec3 x;
     for (std::size_t i = 0; i < 3; ++i) x[static_cast<Eigen::Index>(i)] = t.rows[i] >= 0 ? a[t.rows[i]] : 0.0;
     const fem::Mat3& T = turn_[t.node];

@@ -62,7 +62,12 @@ class JacobianTransport {
   /// The nodes' step rotations C(b) for the trial u.
   void step_rotations(Vec u, std::vector<fem::Mat3>& out);
   void turn(Vec v, bool transpose) const;
+  /// Threads for the loops over nodes: the tableau's (per-node work, the same on any number);
+  /// one below `parallel_nodes`, where handing work over costs more than the loop.
+  [[nodiscard]] int threads() const { return nodes_.size() >= parallel_nodes ? tableau_->threads() : 1; }
+  static constexpr std::size_t parallel_nodes = 256;
 
+  const assembly::Tableau* tableau_;
   MPI_Comm comm_;
   std::vector<Triple> triples_;
   std::vector<TurningNode> nodes_;

@@ -120,13 +120,21 @@ void TimeIntegrator::commit(fem::StepState s, Vec u) {
   tableau_->gather_all(u, full_solution_);
   s.trial = full_solution_;
   s.map = &tableau_->global_map();
+  // Per slot of the tableau's plan, so that threads give the same sums (assembly/stamp_plan.hpp).
+  std::vector<fem::StepWork> slots(static_cast<std::size_t>(tableau_->n_element_slots()));
+  tableau_->for_each_local_element(
+      [&](int slot, std::size_t e) { model_->elements[e]->add_step_work(s, slots[static_cast<std::size_t>(slot)]); });
   fem::StepWork w;
-  for (const std::size_t e : tableau_->local_elements()) model_->elements[e]->add_step_work(s, w);
+  for (const fem::StepWork& part : slots) w += part;
   double local[2] = {w.external_work, w.dissipated}, global[2] = {0, 0};
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, tableau_->comm());
   work_.external_work += global[0];
   work_.dissipated += global[1];
-  for (auto& e : model_->elements) e->commit(s);
+  // Every rank keeps every element's history; on one rank its elements are the local ones.
+  if (tableau_->local_elements().size() == model_->elements.size())
+    tableau_->for_each_local_element([&](int, std::size_t e) { model_->elements[e]->commit(s); });
+  else
+    for (auto& e : model_->elements) e->commit(s);
   const bool is_static = s.scheme == fem::TimeScheme::Static;
   last_increment_.resize(states_.size());
   last_increment_h_ = h;
@@ -260,8 +268,11 @@ void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
 }
 
 EnergyRecord TimeIntegrator::energy(double t) const {
+  std::vector<fem::StateEnergy> slots(static_cast<std::size_t>(tableau_->n_element_slots()));
+  tableau_->for_each_local_element(
+      [&](int slot, std::size_t e) { model_->elements[e]->add_energy(states_, slots[static_cast<std::size_t>(slot)]); });
   fem::StateEnergy local;
-  for (const std::size_t e : tableau_->local_elements()) model_->elements[e]->add_energy(states_, local);
+  for (const fem::StateEnergy& part : slots) local += part;
   double in[9] = {local.kinetic, local.strain, local.potential, local.momentum.x(), local.momentum.y(),
                   local.momentum.z(), local.angular_momentum.x(), local.angular_momentum.y(),
                   local.angular_momentum.z()};
