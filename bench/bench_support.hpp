@@ -30,12 +30,14 @@ inline double peak_memory_mb() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-/// Parses `[size ...] [--steps S] [-- petsc options]`, starts PETSc, builds the model of each size
-/// with `make(size)`, runs `steps` time elements and prints one row per size.
+/// Parses `[size ...] [--steps S] [--threads T] [-- petsc options]`, starts PETSc, builds the model
+/// of each size with `make(size)`, runs `steps` time elements and prints one row per size. Threads
+/// stamp the elements as in `catena run --threads T` (default 1: the kernels on one thread; 0: as
+/// many as OpenMP gives).
 inline int run_driver(int argc, char** argv, const char* size_name, std::vector<int> default_sizes,
                       const std::function<fem::Model(int)>& make) {
   std::vector<int> sizes;
-  int steps = 20;
+  int steps = 20, threads = 1;
   std::vector<char*> petsc_argv{argv[0]};
   bool petsc = false;
   for (int i = 1; i < argc; ++i) {
@@ -43,6 +45,7 @@ inline int run_driver(int argc, char** argv, const char* size_name, std::vector<
     if (petsc) petsc_argv.push_back(argv[i]);
     else if (s == "--") petsc = true;
     else if (s == "--steps" && i + 1 < argc) steps = std::stoi(argv[++i]);
+    else if (s == "--threads" && i + 1 < argc) threads = std::stoi(argv[++i]);
     else sizes.push_back(std::stoi(s));
   }
   if (sizes.empty()) sizes = std::move(default_sizes);
@@ -60,6 +63,7 @@ inline int run_driver(int argc, char** argv, const char* size_name, std::vector<
     m.analysis.t_end = steps * m.analysis.dt;
     const auto t0 = std::chrono::steady_clock::now();
     assembly::Tableau tableau(m, PETSC_COMM_WORLD);
+    tableau.set_threads(threads);
     solvers::TimeIntegrator integrator(m, tableau);
     const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     solvers::Observer none;

@@ -3,7 +3,7 @@
 // the ground at its free end), falling under g = 9.81 from rest, Δt = 1 ms, midpoint rule.
 // Per bar: a frame node at its centre with a rigid body (6 unknowns), and one spherical joint
 // (3 multipliers): 9 unknowns per bar.
-// Usage: falling_chain_bench [N ...] [--steps S] [-- petsc options]
+// Usage: falling_chain_bench [N ...] [--steps S] [--threads T] [-- petsc options]
 // Example: build/release/bench/falling_chain_bench 15 100 1000 10000 --steps 50
 //          mpirun -n 2 build/release/bench/falling_chain_bench 10000 --steps 20
 #include "bench_support.hpp"
