@@ -222,10 +222,10 @@ void Tableau::restore_view(Vec x) {
   view_ = nullptr;
 }
 
-void Tableau::set_threads(int n, double min_pass_seconds) {
+void Tableau::set_threads(int n) {
   requested_threads_ = size_ > 1 ? 1 : n > 0 ? n : omp_get_max_threads();
-  min_pass_seconds_ = min_pass_seconds;
-  active_threads_ = 1;
+  // Asked for by number: no timing decides.
+  active_threads_ = n > 0 ? requested_threads_ : 1;
   probe_seconds_.clear();
 }
 
@@ -247,7 +247,7 @@ void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::Re
   if (probing) {
     probe_seconds_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (probe_seconds_.size() == probe_passes &&
-        *std::min_element(probe_seconds_.begin(), probe_seconds_.end()) >= min_pass_seconds_)
+        *std::min_element(probe_seconds_.begin(), probe_seconds_.end()) >= parallel_pass_seconds)
       active_threads_ = requested_threads_;
   }
 }

@@ -62,12 +62,17 @@ class Tableau {
   /// std::invalid_argument when their number does not fit the pattern.
   void set_jacobian_values(std::span<const double> values);
 
-  /// Up to `n` threads (0: OpenMP's default, OMP_NUM_THREADS or the processors this process may
-  /// use) stamp the elements (serial runs; 1 under MPI, whose sinks add other ranks' rows through
-  /// PETSc), once the first `probe_passes` assemblies have shown that a pass over the elements
-  /// takes at least `min_pass_seconds` on one thread. Results do not depend on it
-  /// (assembly/stamp_plan.hpp).
-  void set_threads(int n, double min_pass_seconds = parallel_pass_seconds);
+  /// Threads that stamp the elements (serial runs; always 1 under MPI, whose sinks add other
+  /// ranks' rows through PETSc): `n` of them, or with `n` = 0 as many as OpenMP gives
+  /// (OMP_NUM_THREADS or the processors this process may use) once the first `probe_passes`
+  /// passes have each taken at least `parallel_pass_seconds` on one thread. Results do not depend
+  /// on it (assembly/stamp_plan.hpp). Threads wait for work by spinning: runs that share the
+  /// processors with other work should ask for fewer (with another process spinning on the second
+  /// of two processors, two threads made the flexible pendulum 2.5 times slower than one: a thread
+  /// descheduled in the middle of a pass holds the others at its end for a time slice). Timing
+  /// both ways and keeping the faster was tried and dropped: on this shared machine a few passes
+  /// chose wrongly either way (bench/README.md).
+  void set_threads(int n);
   /// The threads that stamp the elements now (1 until the first passes were timed).
   [[nodiscard]] int threads() const { return active_threads_; }
   /// A pass over the elements shorter than this is left to one thread: handing work to another
@@ -114,7 +119,6 @@ class Tableau {
   std::vector<std::size_t> local_elements_;  ///< in the model's order (outputs, energies)
   StampPlan stamp_plan_;  ///< the elements by their first rows, in ranges that threads can share
   int requested_threads_ = 1, active_threads_ = 1;
-  double min_pass_seconds_ = parallel_pass_seconds;
   std::vector<double> probe_seconds_;  ///< the first passes' times, before threads are enabled
   std::vector<PetscInt> pattern_offsets_, pattern_columns_;  ///< owned rows' global columns (CSR)
   bool csr_values_direct_ = false;  ///< serial, and the matrix's own CSR is exactly the pattern

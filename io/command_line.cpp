@@ -63,8 +63,8 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "restart", po::value<std::string>(), "continue the run from checkpoint FILE (same model and --set)")(
       "quiet,q", "no progress output")(
       "threads", po::value<int>(),
-      "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available; "
-      "1 under MPI); results do not depend on it");
+      "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available, "
+      "where a pass over the elements takes 10 us or more; 1 under MPI); results do not depend on it");
   po::options_description hidden;
   hidden.add_options()("command", po::value<std::string>())("model", po::value<std::string>());
   po::options_description all;
