@@ -26,7 +26,18 @@ struct Geometry {
   std::array<Mat3, 2> C;  ///< section frame offsets C_a = R_a0ᵀ E0
   std::array<Vec3, 2> o;  ///< end points from the nodes, node axes (rigid eccentric connections)
   int side = 0;           ///< the end whose invariants the midpoint's discrete gradient uses
+  /// C_k is exactly the identity (a node's axes are the section's, as in the beams a mesh
+  /// generates) and o_k exactly zero (no eccentric end): the products with them are skipped,
+  /// which gives the same values (such products are exact) for fewer operations.
+  std::array<bool, 2> aligned{false, false}, centred{false, false};
 };
+
+/// R C_k, or R itself where C_k is the identity.
+template <class T>
+ad::Mat3T<T> section_axes(const ad::Mat3T<T>& R, const Geometry& g, int k) {
+  if (g.aligned[static_cast<std::size_t>(k)]) return R;
+  return R * ad::constant_factor<T>(g.C[static_cast<std::size_t>(k)]);
+}
 
 /// The beam's invariants z = (d_a, Q): the chord between its end points in section frame a,
 /// d_a = S_aᵀ (x_b + R_b o_b − x_a − R_a o_a), and the relative rotation of the section frames,
@@ -37,11 +48,15 @@ template <class T>
 Eigen::Matrix<T, 12, 1> invariants(const ad::Vec3T<T>& xa, const ad::Vec3T<T>& xb, const ad::Mat3T<T>& Ra,
                                    const ad::Mat3T<T>& Rb, const Geometry& g) {
   using M = ad::Mat3T<T>;
-  const M Sa = Ra * ad::constant_factor<T>(g.C[0]);
-  const M Q = Sa.transpose() * M(Rb * ad::constant_factor<T>(g.C[1]));
+  using V = ad::Vec3T<T>;
+  const M Sa = section_axes<T>(Ra, g, 0);
+  const M Q = Sa.transpose() * section_axes<T>(Rb, g, 1);
+  V d = xb;
+  if (!g.centred[1]) d += Rb * ad::constant_factor<T>(g.o[1]);
+  d -= xa;
+  if (!g.centred[0]) d -= Ra * ad::constant_factor<T>(g.o[0]);
   Eigen::Matrix<T, 12, 1> z;
-  z.template head<3>() =
-      Sa.transpose() * (xb + Rb * ad::constant_factor<T>(g.o[1]) - xa - Ra * ad::constant_factor<T>(g.o[0]));
+  z.template head<3>() = Sa.transpose() * d;
   for (int j = 0; j < 3; ++j) z.template segment<3>(3 + 3 * j) = Q.col(j);
   return z;
 }
@@ -266,8 +281,9 @@ Eigen::Matrix<S, 12, 1> discrete_gradient_force(const Start& st, const Configura
   using Z = Eigen::Matrix<S, 12, 1>;
   const Configuration<double>& q0 = st.q;
   const std::array<M, 2> R{M(0.5 * (q0.Ra.cast<S>() + end.Ra)), M(0.5 * (q0.Rb.cast<S>() + end.Rb))};
-  const std::array<M, 2> Sbar{M(R[0] * ad::constant_factor<S>(g.C[0])), M(R[1] * ad::constant_factor<S>(g.C[1]))};
-  const std::array<V, 2> offset{V(R[0] * ad::constant_factor<S>(g.o[0])), V(R[1] * ad::constant_factor<S>(g.o[1]))};
+  const std::array<M, 2> Sbar{section_axes<S>(R[0], g, 0), section_axes<S>(R[1], g, 1)};
+  const std::array<V, 2> offset{g.centred[0] ? V(V::Zero()) : V(R[0] * ad::constant_factor<S>(g.o[0])),
+                                g.centred[1] ? V(V::Zero()) : V(R[1] * ad::constant_factor<S>(g.o[1]))};
   const V d = 0.5 * (q0.xb.cast<S>() + end.xb - q0.xa.cast<S>() - end.xa) + offset[1] - offset[0];
   const Configuration<S> mid = two_frame::along_step(q0, u, Instant::Middle);
   const Z za = invariants<S>(mid.xa, mid.xb, mid.Ra, mid.Rb, g);
@@ -279,8 +295,8 @@ Eigen::Matrix<S, 12, 1> discrete_gradient_force(const Start& st, const Configura
   Eigen::Matrix<S, 3, 12> Gd = Eigen::Matrix<S, 3, 12>::Zero();  // the rows of Δ(S_kᵀ d)
   Gd.template block<3, 3>(0, 0) = -own;
   Gd.template block<3, 3>(0, 6) = own;
-  Gd.template block<3, 3>(0, 3) = own * fem::skew(offset[0]);
-  Gd.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
+  if (!g.centred[0]) Gd.template block<3, 3>(0, 3) = own * fem::skew(offset[0]);
+  if (!g.centred[1]) Gd.template block<3, 3>(0, 9) = -own * fem::skew(offset[1]);
   Gd.template block<3, 3>(0, 6 * k + 3) += own * fem::skew(d);
   std::array<M, 3> turn;
   for (int j = 0; j < 3; ++j)
@@ -454,6 +470,10 @@ Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const f
     invariant_side_ = std::lexicographical_compare(pb.begin(), pb.end(), pa.begin(), pa.end()) ? 1 : 0;
   }
   end_offset_[1] = initial[b.index].orientation.conjugate() * end_offsets[1];
+  for (std::size_t k = 0; k < 2; ++k) {
+    aligned_[k] = offset_[k] == Mat3::Identity();
+    centred_[k] = end_offset_[k] == Vec3::Zero();
+  }
 
   K_.setZero();
   K_(0, 0) = section.EA * L_;
@@ -467,7 +487,7 @@ void Beam::declare(fem::UnknownRegistry& registry) {
 }
 
 void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
-  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_};
+  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
   const StepStart& start = start_cache_.get(s, [&] {
     StepStart b;
     b.element.q = step_start(s.committed, nodes_);
@@ -532,7 +552,7 @@ void Beam::stamp_rates(const fem::StepState&, fem::JacobianSink& mass, fem::Jaco
 
 Strains Beam::strains(std::span<const fem::NodeState> states) const {
   const Configuration<double> q = configuration(states, nodes_);
-  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, Geometry{L_, offset_, end_offset_, invariant_side_});
+  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, Geometry{L_, offset_, end_offset_, invariant_side_, aligned_, centred_});
 }
 
 double Beam::strain_energy(std::span<const fem::NodeState> states) const {
@@ -566,7 +586,7 @@ void Beam::inertia_lumps(fem::InertiaSink& out) const {
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   if (section_.damping_time == 0.0 || s.scheme == fem::TimeScheme::Static) return;
   // Exactly what the damping force Gᵀ η K Δε / h did over the step, since G u = Δε.
-  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_};
+  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
   Start st;
   st.q = step_start(s.committed, nodes_);
   const Vec12 u = step_unknowns(s, nodes_);

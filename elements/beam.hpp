@@ -134,6 +134,8 @@ class Beam final : public fem::Element {
   Vec3 gravity_;
   std::array<Vec3, 2> reference_position_;
   int invariant_side_ = 0;  ///< the end whose invariants the midpoint's discrete gradient uses (beam.cpp)
+  std::array<bool, 2> aligned_{false, false};  ///< offset_[k] is exactly the identity
+  std::array<bool, 2> centred_{false, false};  ///< end_offset_[k] is exactly zero
   fem::StartCache<StepStart> start_cache_;  ///< stamp's start of the step, once per time element
 };
 
