@@ -37,9 +37,9 @@ StampPlan::StampPlan(std::span<const std::pair<PetscInt, std::size_t>> by_row,
 void StampPlan::run(int threads, const std::function<void(int, std::size_t)>& f) const {
   std::array<std::exception_ptr, max_ranges> failed;
   auto run_range = [&](int r) {
+    const auto range = static_cast<std::size_t>(r);
     try {
-      for (std::size_t k = range_end_[static_cast<std::size_t>(r)]; k < range_end_[static_cast<std::size_t>(r) + 1]; ++k)
-        f(r, order_[k]);
+      for (std::size_t k = range_end_[range]; k < range_end_[range + 1]; ++k) f(r, order_[k]);
     } catch (...) {
       failed[static_cast<std::size_t>(r)] = std::current_exception();
     }

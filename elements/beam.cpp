@@ -487,7 +487,7 @@ void Beam::declare(fem::UnknownRegistry& registry) {
 }
 
 void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
-  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
+  const Geometry g{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
   const StepStart& start = start_cache_.get(s, [&] {
     StepStart b;
     b.element.q = step_start(s.committed, nodes_);
@@ -552,7 +552,8 @@ void Beam::stamp_rates(const fem::StepState&, fem::JacobianSink& mass, fem::Jaco
 
 Strains Beam::strains(std::span<const fem::NodeState> states) const {
   const Configuration<double> q = configuration(states, nodes_);
-  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, Geometry{L_, offset_, end_offset_, invariant_side_, aligned_, centred_});
+  const Geometry g{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
+  return local_deformations<double>(q.xa, q.xb, q.Ra, q.Rb, g);
 }
 
 double Beam::strain_energy(std::span<const fem::NodeState> states) const {
@@ -586,7 +587,7 @@ void Beam::inertia_lumps(fem::InertiaSink& out) const {
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   if (section_.damping_time == 0.0 || s.scheme == fem::TimeScheme::Static) return;
   // Exactly what the damping force Gᵀ η K Δε / h did over the step, since G u = Δε.
-  const Geometry g = Geometry{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
+  const Geometry g{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
   Start st;
   st.q = step_start(s.committed, nodes_);
   const Vec12 u = step_unknowns(s, nodes_);

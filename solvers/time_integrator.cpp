@@ -122,8 +122,9 @@ void TimeIntegrator::commit(fem::StepState s, Vec u) {
   s.map = &tableau_->global_map();
   // Per slot of the tableau's plan, so that threads give the same sums (assembly/stamp_plan.hpp).
   std::vector<fem::StepWork> slots(static_cast<std::size_t>(tableau_->n_element_slots()));
-  tableau_->for_each_local_element(
-      [&](int slot, std::size_t e) { model_->elements[e]->add_step_work(s, slots[static_cast<std::size_t>(slot)]); });
+  tableau_->for_each_local_element([&](int slot, std::size_t e) {
+    model_->elements[e]->add_step_work(s, slots[static_cast<std::size_t>(slot)]);
+  });
   fem::StepWork w;
   for (const fem::StepWork& part : slots) w += part;
   double local[2] = {w.external_work, w.dissipated}, global[2] = {0, 0};
@@ -269,8 +270,9 @@ void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
 
 EnergyRecord TimeIntegrator::energy(double t) const {
   std::vector<fem::StateEnergy> slots(static_cast<std::size_t>(tableau_->n_element_slots()));
-  tableau_->for_each_local_element(
-      [&](int slot, std::size_t e) { model_->elements[e]->add_energy(states_, slots[static_cast<std::size_t>(slot)]); });
+  tableau_->for_each_local_element([&](int slot, std::size_t e) {
+    model_->elements[e]->add_energy(states_, slots[static_cast<std::size_t>(slot)]);
+  });
   fem::StateEnergy local;
   for (const fem::StateEnergy& part : slots) local += part;
   double in[9] = {local.kinetic, local.strain, local.potential, local.momentum.x(), local.momentum.y(),
