@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <numeric>
 #include <optional>
 
@@ -226,29 +227,28 @@ void Tableau::set_threads(int n) {
   requested_threads_ = size_ > 1 ? 1 : n > 0 ? n : omp_get_max_threads();
   // Asked for by number: no timing decides.
   active_threads_ = n > 0 ? requested_threads_ : 1;
-  probe_seconds_.clear();
+  probes_ = 0;
 }
 
 void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j,
                                    bool concurrent) {
   const fem::StepState s = local_view(context, x);
   // The first passes are timed on one thread; the shortest decides whether threads pay.
-  const bool probing = concurrent && requested_threads_ > 1 && active_threads_ == 1 &&
-                       probe_seconds_.size() < probe_passes;
+  const bool probing = concurrent && requested_threads_ > 1 && active_threads_ == 1 && probes_ < probe_passes;
   const auto start = std::chrono::steady_clock::now();
+  // Handed over by reference: a std::function holding the lambda itself would allocate each pass.
+  const auto stamp = [&](std::size_t e) { model_->elements[e]->stamp(s, r, j); };
   try {
-    stamp_plan_.run(concurrent ? active_threads_ : 1,
-                    [&](std::size_t e) { model_->elements[e]->stamp(s, r, j); });
+    stamp_plan_.run(concurrent ? active_threads_ : 1, std::cref(stamp));
   } catch (...) {
     restore_view(x);  // a domain error must not leave the vector's array checked out
     throw;
   }
   restore_view(x);
   if (probing) {
-    probe_seconds_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (probe_seconds_.size() == probe_passes &&
-        *std::min_element(probe_seconds_.begin(), probe_seconds_.end()) >= parallel_pass_seconds)
-      active_threads_ = requested_threads_;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    shortest_probe_ = probes_++ == 0 ? seconds : std::min(shortest_probe_, seconds);
+    if (probes_ == probe_passes && shortest_probe_ >= parallel_pass_seconds) active_threads_ = requested_threads_;
   }
 }
 

@@ -119,7 +119,8 @@ class Tableau {
   std::vector<std::size_t> local_elements_;  ///< in the model's order (outputs, energies)
   StampPlan stamp_plan_;  ///< the elements by their first rows, in ranges that threads can share
   int requested_threads_ = 1, active_threads_ = 1;
-  std::vector<double> probe_seconds_;  ///< the first passes' times, before threads are enabled
+  std::size_t probes_ = 0;       ///< passes timed so far on one thread (set_threads)
+  double shortest_probe_ = 0.0;  ///< the shortest of them [s]
   std::vector<PetscInt> pattern_offsets_, pattern_columns_;  ///< owned rows' global columns (CSR)
   bool csr_values_direct_ = false;  ///< serial, and the matrix's own CSR is exactly the pattern
   std::vector<std::int32_t> row_block_;    // global row -> block index

@@ -452,14 +452,15 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   // in a dynamic step its rows come by hand from a compact start.
   const bool translation_by_hand = by_hand && !is_static && !used[1];
   const Start* full = translation_by_hand ? nullptr : &start(s, used[1]);
-  static const StampStart unused{};
-  const StampStart& compact = translation_by_hand ? stamp_start_.get(s, [&] {
+  const StampStart* compact = translation_by_hand ? &stamp_start_.get(s, [&] {
     const Start st = start_of(s, false);
     return StampStart{translation_start(st.f, st.q), st.E0, st.active};
   })
-                                                  : unused;
-  const bool active = full ? full->active : compact.active;
-  const Vec6& E0 = full ? full->E0 : compact.E0;
+                                                  : nullptr;
+  const bool active = full ? full->active : compact->active;
+  const Vec6& E0 = full ? full->E0 : compact->E0;
+  const two_frame::Symmetry symmetry =
+      full && full->ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
   const std::array<bool, 2> loaded{carries_force(active, 0), carries_force(active, 1)};
 
   // E(q_{n+1}) and node rows −Gᵀλ, with their derivatives in u (automatic differentiation only
@@ -476,7 +477,7 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
     df.setZero();
   }
   if (translation_by_hand) {
-    const TranslationStep t = translation_step(compact.translation, u, lambda.head<3>(), loaded[0], jacobian);
+    const TranslationStep t = translation_step(compact->translation, u, lambda.head<3>(), loaded[0], jacobian);
     E1 << t.E1, Vec3::Zero();
     f = t.force;
     if (jacobian) {
@@ -488,7 +489,6 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   } else if (jacobian) {
     using D = ad::Dual<12>;
     const Start& st = *full;
-    const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
     const auto [E1d, Gd] =
         kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(u), used, loaded, is_static, length_scale_,
                                 symmetry);
@@ -501,7 +501,6 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
       for (int b = 0; b < 12; ++b) Gv(a, b) = Gd(a, b).value();
   } else {
     const Start& st = *full;
-    const two_frame::Symmetry symmetry = st.ground ? two_frame::Symmetry::None : two_frame::Symmetry::Rigid;
     std::tie(E1, Gv) = kinematics_and_gradient(st.q, st.f, st.E0, u, used, loaded, is_static, length_scale_, symmetry);
     f = -(Gv.transpose() * lambda);
   }

@@ -27,7 +27,6 @@ namespace inertia {
 struct BodyStart;
 }
 
-
 using fem::Mat3;
 using fem::NodeId;
 using fem::Vec3;
