@@ -39,24 +39,34 @@ class OwnedRowsResidualSink final : public fem::ResidualSink {
   const fem::DofMap* map_;
 };
 
-/// Adds blocks straight into the values of a sequential AIJ matrix whose rows hold exactly the
-/// columns `columns[offsets[r] .. offsets[r + 1])`, ascending (the tableau's pattern, checked
-/// against the matrix when it is set up): one search per block row instead of MatSetValues'
-/// per-value search and calls, which took 8 % of a 1 000-bar chain's run. A stamp outside the
-/// pattern throws, as MAT_NEW_NONZERO_LOCATION_ERR does on the MatSetValues path.
+/// Adds blocks straight into values laid out as the rows `first .. last` of the tableau's pattern:
+/// row r holds exactly the columns `columns[offsets[r − first] .. offsets[r − first + 1])`,
+/// ascending (checked against the matrix when it is set up). One search per block row instead of
+/// MatSetValues' per-value search and calls, which took 8 % of a 1 000-bar chain's run. Rows of
+/// other ranks (MPI) go through MatSetValues into `others`. A stamp outside the pattern throws, as
+/// MAT_NEW_NONZERO_LOCATION_ERR does on the MatSetValues path.
 class CsrJacobianSink final : public fem::JacobianSink {
  public:
   CsrJacobianSink(PetscScalar* values, std::span<const PetscInt> offsets, std::span<const PetscInt> columns,
-                  const fem::DofMap& map)
-      : values_(values), offsets_(offsets), columns_(columns), map_(&map) {}
+                  const fem::DofMap& map, PetscInt first = 0, PetscInt last = 0, Mat others = nullptr)
+      : values_(values), offsets_(offsets), columns_(columns), map_(&map), first_(first),
+        last_(others ? last : static_cast<PetscInt>(offsets.size()) - 1 + first), others_(others) {}
   void add(fem::BlockId row, fem::BlockId col, const double* values, int n_rows, int n_cols) override {
     const auto rows = map_->dofs(row);
     const auto cols = map_->dofs(col);
     for (int i = 0; i < n_rows; ++i) {
       const PetscInt r = rows[static_cast<std::size_t>(i)];
       if (r == fem::fixed_dof) continue;
-      const PetscInt* const begin = columns_.data() + offsets_[static_cast<std::size_t>(r)];
-      const PetscInt* const end = columns_.data() + offsets_[static_cast<std::size_t>(r) + 1];
+      if (r < first_ || r >= last_) {  // another rank's row; fixed columns (−1) are skipped
+        for (int j = 0; j < n_cols; ++j)
+          check(MatSetValues(others_, 1, &r, 1, &cols[static_cast<std::size_t>(j)], values + i + j * n_rows,
+                             ADD_VALUES),
+                "MatSetValues");
+        continue;
+      }
+      const auto local = static_cast<std::size_t>(r - first_);
+      const PetscInt* const begin = columns_.data() + offsets_[local];
+      const PetscInt* const end = columns_.data() + offsets_[local + 1];
       const PetscInt* at = begin;
       for (int j = 0; j < n_cols; ++j) {
         const PetscInt c = cols[static_cast<std::size_t>(j)];
@@ -79,6 +89,8 @@ class CsrJacobianSink final : public fem::JacobianSink {
   PetscScalar* values_;
   std::span<const PetscInt> offsets_, columns_;
   const fem::DofMap* map_;
+  PetscInt first_, last_;
+  Mat others_;
 };
 
 /// Expects J with MAT_ROW_ORIENTED false (Eigen blocks are column-major).

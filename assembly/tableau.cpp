@@ -32,12 +32,14 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
   MPI_Comm_size(comm, &size_);
   const fem::UnknownRegistry& registry = model.registry;
   const BlockGraph graph = block_graph(registry);
-  // Nested dissection serves PETSc's own LU, which factors in the given order, and the parts of
-  // an MPI run; the serial packages (SuperLU, KLU, UMFPACK, MUMPS) order for fill themselves, and
-  // the model's own order keeps an assembly's writes close together in memory: falling chains of
+  // Nested dissection serves PETSc's own LU when asked for by name, which factors in the given
+  // order. The other packages order for fill themselves, as does the default LU without pivoting
+  // (the saddle-point order), on one rank or on each rank's interior under MPI; and the model's
+  // own order keeps an assembly's reads and writes close together in memory: falling chains of
   // 1e4 / 1e5 bars took 222 / 3 035 ms per step in nested-dissection order, 186 / 2 693 in their
-  // own (bench/README.md).
-  const bool nested = size_ > 1 || model.analysis.linear_solver == "petsc";
+  // own (bench/README.md); on two ranks, nested dissection within each part made every element's
+  // stamp about twice as slow as on one rank.
+  const bool nested = model.analysis.linear_solver == "petsc";
   const BlockOrdering ordering = order_blocks(registry, graph, size_, nested);
   global_map_ = registry.numbering(ordering.order);
 
@@ -174,6 +176,8 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
     check(MatRestoreRowIJ(jacobian_, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done), "MatRestoreRowIJ");
   }
 
+  if (size_ > 1) find_owned_values();
+
   if (size_ > 1) {
     // Ghost scatter: the trial values this rank's elements read, in a local sequential vector.
     std::sort(needed.begin(), needed.end());
@@ -190,6 +194,42 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
     const VecHandle layout = create_vector();
     check(VecScatterCreate(layout, from, local_values_, to, ghost_scatter_.out()), "VecScatterCreate");
   }
+}
+
+void Tableau::find_owned_values() {
+  // Where each owned pattern entry sits in the MPIAIJ matrix's two sequential parts: the
+  // diagonal block (this rank's columns) and the off-diagonal block (compressed columns, ascending
+  // with their global numbers).
+  Mat diagonal = nullptr, off_diagonal = nullptr;
+  const PetscInt* off_columns = nullptr;
+  check(MatMPIAIJGetSeqAIJ(jacobian_, &diagonal, &off_diagonal, &off_columns), "MatMPIAIJGetSeqAIJ");
+  PetscInt n_d = 0, n_o = 0;
+  const PetscInt *ia = nullptr, *ja = nullptr, *ib = nullptr, *jb = nullptr;
+  PetscBool done_d = PETSC_FALSE, done_o = PETSC_FALSE;
+  check(MatGetRowIJ(diagonal, 0, PETSC_FALSE, PETSC_FALSE, &n_d, &ia, &ja, &done_d), "MatGetRowIJ");
+  check(MatGetRowIJ(off_diagonal, 0, PETSC_FALSE, PETSC_FALSE, &n_o, &ib, &jb, &done_o), "MatGetRowIJ");
+  bool exact = done_d == PETSC_TRUE && done_o == PETSC_TRUE && n_d == n_owned() && n_o == n_owned();
+  owned_value_places_.assign(pattern_columns_.size(), 0);
+  for (PetscInt i = 0; exact && i < n_owned(); ++i) {
+    PetscInt a = ia[i], b = ib[i];
+    const auto row = static_cast<std::size_t>(i);
+    for (PetscInt k = pattern_offsets_[row]; exact && k < pattern_offsets_[row + 1]; ++k) {
+      const PetscInt c = pattern_columns_[static_cast<std::size_t>(k)];
+      if (c >= first_ && c < last_ && a < ia[i + 1] && ja[a] == c - first_)
+        owned_value_places_[static_cast<std::size_t>(k)] = a++;
+      else if ((c < first_ || c >= last_) && b < ib[i + 1] && off_columns[jb[b]] == c)
+        owned_value_places_[static_cast<std::size_t>(k)] = -1 - b++;
+      else
+        exact = false;
+    }
+    exact = exact && a == ia[i + 1] && b == ib[i + 1];  // every entry of the matrix written
+  }
+  check(MatRestoreRowIJ(diagonal, 0, PETSC_FALSE, PETSC_FALSE, &n_d, &ia, &ja, &done_d), "MatRestoreRowIJ");
+  check(MatRestoreRowIJ(off_diagonal, 0, PETSC_FALSE, PETSC_FALSE, &n_o, &ib, &jb, &done_o), "MatRestoreRowIJ");
+  if (exact)
+    owned_values_.assign(pattern_columns_.size(), 0.0);
+  else
+    owned_value_places_.clear();
 }
 
 VecHandle Tableau::create_vector() const {
@@ -318,6 +358,21 @@ void Tableau::stamp_into(const fem::StepState& context, Vec x, Vec f, Mat J) {
     const CsrValues values(J);
     CsrJacobianSink j(values.get(), pattern_offsets_, pattern_columns_, global_map_);
     return stamp_local_elements(context, x, r, j, true);
+  }
+  if (J == jacobian_.get() && !owned_value_places_.empty()) {
+    // MPI: the owned rows into a copy of the pattern's values, then into the matrix's two parts;
+    // other ranks' rows through MatSetValues.
+    std::fill(owned_values_.begin(), owned_values_.end(), 0.0);
+    CsrJacobianSink j(owned_values_.data(), pattern_offsets_, pattern_columns_, global_map_, first_, last_, J);
+    stamp_local_elements(context, x, r, j, false);
+    Mat diagonal = nullptr, off_diagonal = nullptr;
+    check(MatMPIAIJGetSeqAIJ(J, &diagonal, &off_diagonal, nullptr), "MatMPIAIJGetSeqAIJ");
+    const CsrValues d(diagonal), o(off_diagonal);
+    for (std::size_t k = 0; k < owned_values_.size(); ++k) {
+      const PetscInt place = owned_value_places_[k];
+      (place >= 0 ? d.get()[place] : o.get()[-1 - place]) = owned_values_[k];
+    }
+    return;
   }
   PetscJacobianSink j(J, global_map_);
   stamp_local_elements(context, x, r, j, false);

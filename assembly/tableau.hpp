@@ -34,6 +34,10 @@ class Tableau {
   /// Elements this rank evaluates (indices into model.elements).
   [[nodiscard]] std::span<const std::size_t> local_elements() const { return local_elements_; }
 
+  /// The declared pattern of the owned rows: row first_owned() + i couples with the global columns
+  /// pattern_columns()[pattern_offsets()[i] ... pattern_offsets()[i + 1]), ascending.
+  [[nodiscard]] std::span<const PetscInt> pattern_offsets() const { return pattern_offsets_; }
+  [[nodiscard]] std::span<const PetscInt> pattern_columns() const { return pattern_columns_; }
   /// The preallocated Jacobian (pattern fixed: a stamp outside the declared pattern is an error).
   [[nodiscard]] Mat jacobian() const { return jacobian_; }
   /// Counts the assemblies into any matrix: a solver that keeps a factorization of `jacobian()`
@@ -99,6 +103,8 @@ class Tableau {
   /// Points `context` at this rank's view of x (no copy in serial).
   fem::StepState local_view(const fem::StepState& context, Vec x);
   void restore_view(Vec x);
+  /// MPI: owned_value_places_ from the assembled pattern.
+  void find_owned_values();
   /// Stamps this rank's elements into f and/or J (either may be null) through the fastest sinks
   /// that fit: owned rows straight into f's array, and serially J's values straight into its CSR.
   void stamp_into(const fem::StepState& context, Vec x, Vec f, Mat J);
@@ -123,6 +129,11 @@ class Tableau {
   double shortest_probe_ = 0.0;  ///< the shortest of them [s]
   std::vector<PetscInt> pattern_offsets_, pattern_columns_;  ///< owned rows' global columns (CSR)
   bool csr_values_direct_ = false;  ///< serial, and the matrix's own CSR is exactly the pattern
+  /// MPI: for each owned pattern entry its place in the matrix's diagonal part (≥ 0) or, as −1 − k,
+  /// in its off-diagonal part (empty when the parts are not exactly the pattern), and the values
+  /// an assembly stamps there first.
+  std::vector<PetscInt> owned_value_places_;
+  std::vector<PetscScalar> owned_values_;
   std::vector<std::int32_t> row_block_;    // global row -> block index
   std::vector<std::int8_t> row_component_;
   MatHandle jacobian_;

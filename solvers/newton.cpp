@@ -122,6 +122,19 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     pivot_free_ = chosen && std::string_view(chosen) == MATSOLVERPETSC && !ordering_given;
     pivot_free_configured_ = pivot_free_;
     counters_.linear_solver = chosen ? chosen : package;
+    // Several ranks, and no package or preconditioner asked for after `--`: each rank's interior
+    // without pivoting, where the cut between ranks is narrow (solvers/interface_schur_lu.hpp).
+    PetscBool package_given = PETSC_FALSE, pc_given = PETSC_FALSE;
+    check(PetscOptionsHasName(nullptr, nullptr, "-pc_factor_mat_solver_type", &package_given), "PetscOptionsHasName");
+    check(PetscOptionsHasName(nullptr, nullptr, "-pc_type", &pc_given), "PetscOptionsHasName");
+    if (ranks > 1 && settings.linear_solver == "auto" && !package_given && !pc_given && !ordering_given) {
+      auto lu = std::make_unique<InterfaceSchurLU>(tableau, saddle_point_order(tableau));
+      if (lu->suits()) {
+        interface_lu_ = std::move(lu);
+        select_lu(true);
+        pivot_free_configured_ = true;
+      }
+    }
   }
   PetscBool monitor = PETSC_FALSE;
   check(PetscOptionsHasName(nullptr, nullptr, "-newton_monitor", &monitor), "PetscOptionsHasName");
@@ -263,13 +276,20 @@ void Newton::select_lu(bool pivot_free) {
   if (pivot_free == pivot_free_) return;
   pivot_free_ = pivot_free;
   kept_ = false;  // factored again by the other package
-  counters_.linear_solver = pivot_free ? MATSOLVERPETSC : MATSOLVERSUPERLU;
   PC pc = nullptr;
   check(KSPGetPC(ksp_, &pc), "KSPGetPC");
   check(PCReset(pc), "PCReset");
-  check(PCFactorSetMatSolverType(pc, pivot_free ? MATSOLVERPETSC : MATSOLVERSUPERLU), "PCFactorSetMatSolverType");
-  check(PCFactorSetMatOrderingType(pc, pivot_free ? saddle_point_ordering_name() : MATORDERINGNATURAL),
-        "PCFactorSetMatOrderingType");
+  if (interface_lu_ && pivot_free) {
+    interface_lu_->install(pc);
+    counters_.linear_solver = InterfaceSchurLU::name;
+  } else {
+    const char* package = pivot_free ? MATSOLVERPETSC : interface_lu_ ? MATSOLVERMUMPS : MATSOLVERSUPERLU;
+    counters_.linear_solver = package;
+    check(PCSetType(pc, PCLU), "PCSetType");
+    check(PCFactorSetMatSolverType(pc, package), "PCFactorSetMatSolverType");
+    check(PCFactorSetMatOrderingType(pc, pivot_free ? saddle_point_ordering_name() : MATORDERINGNATURAL),
+          "PCFactorSetMatOrderingType");
+  }
   check(KSPSetOperators(ksp_, tableau_->jacobian(), tableau_->jacobian()), "KSPSetOperators");
 }
 

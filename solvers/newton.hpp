@@ -1,7 +1,9 @@
 #pragma once
 /// Newton iteration over one time element: analytic Jacobian from the tableau, a sparse direct
-/// solve (KSPPREONLY + PCLU; by default PETSc's own LU without pivoting in the saddle-point order
-/// on one rank, SuperLU once that fails, MUMPS on several), and an
+/// solve (KSPPREONLY; by default PETSc's own LU without pivoting in the saddle-point order, on
+/// several ranks for each rank's interior with the cut between them solved through its Schur
+/// complement (solvers/interface_schur_lu.hpp); SuperLU, or MUMPS on several ranks, when that
+/// fails or does not suit), and an
 /// error estimate checked within every step (docs/architecture.md, "Newton and its convergence
 /// test").
 ///
@@ -43,10 +45,12 @@
 /// command line (after `--`) configure the linear solver (`-pc_factor_mat_solver_type`,
 /// `-mat_mumps_icntl_*`, ...).
 #include "assembly/tableau.hpp"
+#include "solvers/interface_schur_lu.hpp"
 #include "solvers/jacobian_transport.hpp"
 
 #include <petscksp.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -185,7 +189,8 @@ class Newton {
   bool solve_linear();
   /// The solve of one start from `u` (the predictor), by `policy`.
   NewtonReport solve_from(const fem::StepState& context, Vec u, JacobianPolicy policy);
-  /// PETSc's LU without pivoting in the saddle-point order (true) or SuperLU's partial pivoting.
+  /// PETSc's LU without pivoting in the saddle-point order (true; on several ranks with the cut's
+  /// Schur complement) or partial pivoting (false: SuperLU on one rank, MUMPS on several).
   void select_lu(bool pivot_free);
   /// After a converged step: ages the kept Jacobian (aging_budget) by the step's corrections, or
   /// starts its aging afresh when the step did not keep one throughout.
@@ -204,8 +209,10 @@ class Newton {
   NewtonCounters counters_;
   Vec shift_ = nullptr;
   bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
+  /// Several ranks with a narrow cut: the pivot-free solve (absent: MUMPS throughout).
+  std::unique_ptr<InterfaceSchurLU> interface_lu_;
   /// The KSP factors with PETSc's LU without pivoting in the saddle-point order
-  /// (solvers/saddle_point_ordering.hpp) now; false: SuperLU (Newton::select_lu).
+  /// (solvers/saddle_point_ordering.hpp) now; false: SuperLU or MUMPS (Newton::select_lu).
   bool pivot_free_ = false;
   bool pivot_free_configured_ = false;  ///< for time steps, unless it failed once
   bool switched_to_pivoting_ = false;   ///< KeptJacobian::pivoting_lu

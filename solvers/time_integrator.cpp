@@ -26,7 +26,7 @@ std::string format(const char* fmt, double a, double b = 0.0) {
   return buf;
 }
 
-LinearAlgebraLog read_petsc_log();
+LinearAlgebraLog read_petsc_log(MPI_Comm comm);
 
 }  // namespace
 
@@ -35,7 +35,7 @@ TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
       tableau_(&tableau),
       newton_(tableau, model.length_scale, newton_settings(model.analysis)),
       states_(model.initial_state),
-      log_at_start_(read_petsc_log()) {
+      log_at_start_(read_petsc_log(tableau.comm())) {
   MPI_Comm_rank(tableau.comm(), &rank_);
   for (const fem::BlockInfo& b : model.registry.blocks())
     has_multipliers_ = has_multipliers_ || b.kind == fem::UnknownKind::Multiplier;
@@ -293,8 +293,10 @@ EnergyRecord TimeIntegrator::energy(double t) const {
 
 namespace {
 
-/// Counts and times of PETSc's logged events since the process started.
-LinearAlgebraLog read_petsc_log() {
+/// Counts and times of PETSc's logged events since the processes started, on the rank with the
+/// most (under MPI a rank whose share is all on the cut between ranks factors nothing itself).
+/// Collective.
+LinearAlgebraLog read_petsc_log(MPI_Comm comm) {
   auto event = [](const char* name) {
     PetscLogEvent id = -1;
     PetscEventPerfInfo info{};
@@ -307,15 +309,17 @@ LinearAlgebraLog read_petsc_log() {
   // pattern once and keeps it, as the others do).
   const PetscEventPerfInfo whole = event("MatLUFactor");
   const PetscEventPerfInfo solve = event("MatSolve");
-  return {symbolic.count, numeric.count + whole.count, symbolic.time + numeric.time + whole.time, symbolic.time,
-          solve.time};
+  double most[5] = {static_cast<double>(symbolic.count), static_cast<double>(numeric.count + whole.count),
+                    symbolic.time + numeric.time + whole.time, symbolic.time, solve.time};
+  MPI_Allreduce(MPI_IN_PLACE, most, 5, MPI_DOUBLE, MPI_MAX, comm);
+  return {static_cast<long>(most[0]), static_cast<long>(most[1]), most[2], most[3], most[4]};
 }
 
 }  // namespace
 
 void TimeIntegrator::collect_factorization_counts() {
   // PETSc's log is per process: report what this integrator added to it.
-  const LinearAlgebraLog now = read_petsc_log();
+  const LinearAlgebraLog now = read_petsc_log(tableau_->comm());
   stats_.symbolic_factorizations = now.symbolic - log_at_start_.symbolic;
   stats_.numeric_factorizations = now.numeric - log_at_start_.numeric;
   stats_.factorization_seconds = now.factor_seconds - log_at_start_.factor_seconds;
@@ -349,7 +353,8 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.residual_evaluations = carried_.residual_evaluations + newton_.counters().residual_evaluations;
   st.jacobian_evaluations = carried_.jacobian_evaluations + newton_.counters().jacobian_evaluations;
   st.linear_solves = carried_.linear_solves + newton_.counters().linear_solves;
-  st.numeric_factorizations = carried_.numeric_factorizations + (read_petsc_log().numeric - log_at_start_.numeric);
+  st.numeric_factorizations =
+      carried_.numeric_factorizations + (read_petsc_log(tableau_->comm()).numeric - log_at_start_.numeric);
   st.max_energy_drift = stats_.max_energy_drift;
   st.kept_jacobian = newton_.kept_jacobian();
   return st;
