@@ -1,4 +1,4 @@
-// The MBDyn comparison of ../shared/design/benchmarks.md: a horizontal chain of N rigid bars
+// The MBDyn comparison of docs/benchmarks.md: a horizontal chain of N rigid bars
 // (1 kg, 1 m, uniform slender bars, spherical joints between neighbours, the first bar pinned to
 // the ground at its free end), falling under g = 9.81 from rest, Δt = 1 ms, midpoint rule.
 // Per bar: a frame node at its centre with a rigid body (6 unknowns), and one spherical joint

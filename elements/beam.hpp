@@ -1,5 +1,5 @@
 #pragma once
-/// Two-node 3D co-rotational beam between frame nodes a and b (formulation.md §3).
+/// Two-node 3D co-rotational beam between frame nodes a and b (docs/formulation.md §3).
 ///
 /// Kinematics. The beam's end points are the nodes, or points rigidly offset from them
 /// (eccentric connections: p = x + R o, o in node axes). At t = 0 the element frame E0 has e1 along

@@ -1,6 +1,6 @@
 #pragma once
 /// Joint between two frames, as more-than-redundant relative coordinates with multipliers
-/// (Borri, Franchi & Mantegazza; formulation.md §1).
+/// (Borri, Franchi & Mantegazza; docs/formulation.md §1).
 ///
 /// Frames. Frame A sits on a frame node a (offset c_a and axes Q_a fixed in the node's axes) or on
 /// the ground (a fixed point and axes); frame B on a frame node b. Point and axes:

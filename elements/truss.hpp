@@ -4,7 +4,7 @@
 /// Unknowns touched: Δx_a, Δx_b (3 + 3). Rows: force balance at a and b; internal force at b is
 /// +f, at a −f.
 ///
-/// Midpoint scheme (Crisfield & Shi 1994, eqs 8–20; formulation.md §3): with chords
+/// Midpoint scheme (Crisfield & Shi 1994, eqs 8–20; docs/formulation.md §3): with chords
 /// x21 = x_b − x_a at t_n and t_{n+1}, lengths l_n, l_{n+1} and midpoint chord
 /// x21_m = (x21_n + x21_{n+1}) / 2,
 ///     f = N_m e_m,   e_m = x21_m / l_m,   N_m = β (N_n + N_{n+1}) / 2,   β = 2 l_m / (l_n + l_{n+1}),

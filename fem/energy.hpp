@@ -3,7 +3,7 @@
 /// potential, momenta) are evaluated at a committed state; path quantities (work of external
 /// loads and drives, dissipation) are accumulated step by step. For every model
 ///     balance = kinetic + strain + potential + dissipated − external_work
-/// must stay constant (formulation.md §3).
+/// must stay constant (docs/formulation.md §3).
 #include "fem/types.hpp"
 
 namespace catena::fem {

@@ -1,5 +1,5 @@
 #pragma once
-/// The two time-element schemes (formulation.md §2, §3). Both share the kinematics of the time
+/// The two time-element schemes (docs/formulation.md §2, §3). Both share the kinematics of the time
 /// element,
 ///     x_{n+1} = x_n + Δx,   v_m = Δx / h,   v_{n+1} = 2 Δx / h − v_n,
 /// and the momentum balance  m (v_{n+1} − v_n) / h + f_int − f_ext = 0. They differ only in the

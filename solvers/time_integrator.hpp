@@ -1,5 +1,5 @@
 #pragma once
-/// Time integration over time elements (formulation.md §2): for each element [t_n, t_n + h]
+/// Time integration over time elements (docs/formulation.md §2): for each element [t_n, t_n + h]
 /// Newton solves the momentum balance for the increments, then the state is committed
 /// (x_{n+1} = x_n + Δx, v_{n+1} = 2Δx/h − v_n; frame nodes R_{n+1} = cay(b) R_n,
 /// ω_{n+1} = 2b/h − cay(b) ω_n: fem::advance), energies are tallied and observers are told.

@@ -1,4 +1,4 @@
-// Beam case regressions (benchmarks.md): princeton-beam, roll-up, large-deflection-cantilever,
+// Beam case regressions (docs/benchmarks.md): princeton-beam, roll-up, large-deflection-cantilever,
 // flying-spaghetti-2d and tumbling-beam-3d, each model file run in-process and checked against the
 // reference and tolerance stated in its case README.
 #include "support/case_runner.hpp"

@@ -1,4 +1,4 @@
-// Buckling cases (benchmarks.md): buckling-lateral and buckling-torsion. Meijaard's element is a
+// Buckling cases (docs/benchmarks.md): buckling-lateral and buckling-torsion. Meijaard's element is a
 // cubic one with second-order strain terms; Catena's co-rotational element differs, so each case
 // checks its own convergence to the theory (cases/<name>/README.md), with Meijaard's figures for
 // comparison there.

@@ -1,4 +1,4 @@
-// Case regressions (benchmarks.md): each case's model file run in-process, its sensors checked
+// Case regressions (docs/benchmarks.md): each case's model file run in-process, its sensors checked
 // against the reference and tolerance stated in the case README, its balance checked constant.
 #include "support/case_runner.hpp"
 

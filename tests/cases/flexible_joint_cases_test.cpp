@@ -1,4 +1,4 @@
-// Cases with joints (benchmarks.md): the spin-up beams (spin-up-simo, spin-up-haug), the
+// Cases with joints (docs/benchmarks.md): the spin-up beams (spin-up-simo, spin-up-haug), the
 // slider-crank with a flexible rod (slider-crank-flexible) and Franchi's fifteen-link chain
 // (chain15-falling, chain15-driven), each model file run in-process and checked against the
 // reference and tolerance stated in its case README. Runs are shortened (or coarsened) to keep

@@ -1,4 +1,4 @@
-// Rigid-body and joint case regressions (benchmarks.md "Rigid bodies and joints"):
+// Rigid-body and joint case regressions (docs/benchmarks.md "Rigid bodies and joints"):
 // bipendulum-spherical, bipendulum-damped, double-pendulum-follower, slider-crank-rigid and
 // heavy-top, each model file run in-process on a shortened run and checked against the reference
 // and tolerance stated in its case README.

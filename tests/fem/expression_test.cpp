@@ -16,7 +16,7 @@ TEST(Expression, EvaluatesParametersAndTime) {
 }
 
 TEST(Expression, PiecewiseLawFitsOneLine) {
-  // The spin-up law of benchmarks.md: quadratic-cosine ramp, then constant speed.
+  // The spin-up law of docs/benchmarks.md: quadratic-cosine ramp, then constant speed.
   const ParameterTable p{{"ws", 6.0}, {"Ts", 15.0}, {"pi", 3.14159265358979323846}};
   const Expression psi("t < Ts ? ws/Ts*(t^2/2 + (Ts/(2*pi))^2*(cos(2*pi*t/Ts) - 1)) : ws*(t - Ts/2)", p);
   EXPECT_NEAR(psi(30.0), 6.0 * 22.5, 1e-12);

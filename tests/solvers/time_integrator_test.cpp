@@ -18,7 +18,7 @@ namespace {
 
 using fem::Vec3;
 
-/// Bathe's pendulum (benchmarks.md): m = 10 kg, l = 3.0443 m, g = 9.80, EA = 1e10 N, fired
+/// Bathe's pendulum (docs/benchmarks.md): m = 10 kg, l = 3.0443 m, g = 9.80, EA = 1e10 N, fired
 /// from hanging at 7.725 m/s.
 fem::Model bathe_pendulum(double dt, double t_end, fem::TimeScheme scheme) {
   fem::Model m;
