@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 #include <span>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace catena::solvers {
 
@@ -37,8 +39,31 @@ TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
       states_(model.initial_state),
       log_at_start_(read_petsc_log(tableau.comm())) {
   MPI_Comm_rank(tableau.comm(), &rank_);
+  MPI_Comm_size(tableau.comm(), &ranks_);
   for (const fem::BlockInfo& b : model.registry.blocks())
     has_multipliers_ = has_multipliers_ || b.kind == fem::UnknownKind::Multiplier;
+  if (ranks_ > 1) {
+    // Committing every element on every rank made a two-rank step of a 1e5-bar chain 15 % slower
+    // than committing these (bench/README.md).
+    const PetscInt first = tableau.first_owned(), last = first + tableau.n_owned();
+    std::vector<char> keep(model.elements.size(), 0);
+    for (const std::size_t e : tableau.local_elements()) keep[e] = 1;
+    for (std::size_t e = 0; e < model.elements.size() && e < model.element_couplings.size(); ++e) {
+      const auto [begin, end] = model.element_couplings[e];
+      for (std::size_t c = begin; c < end && !keep[e]; ++c)
+        for (const fem::BlockId b : model.registry.couplings()[c])
+          for (const fem::Dof d : tableau.global_map().dofs(b))
+            if (d >= first && d < last) keep[e] = 1;
+    }
+    if (rank_ == 0 && !model.sensors.empty()) {
+      std::unordered_map<const fem::Element*, std::size_t> index;
+      for (std::size_t e = 0; e < model.elements.size(); ++e) index.emplace(model.elements[e].get(), e);
+      for (const fem::Sensor& s : model.sensors)
+        if (const auto it = index.find(s.element); s.element && it != index.end()) keep[it->second] = 1;
+    }
+    for (std::size_t e = 0; e < keep.size(); ++e)
+      if (keep[e]) kept_elements_.push_back(e);
+  }
 }
 
 fem::StepState TimeIntegrator::context(double t, double h) const {
@@ -108,8 +133,11 @@ void TimeIntegrator::predict(double t, double h, Vec u, bool extrapolate) const 
   sink.first = first;
   sink.last = last;
   const fem::StepState s = context(t, h);
-  // Every element, not only this rank's: an element's own blocks may be owned by another rank.
-  for (const auto& e : model_->elements) e->predict(s, sink);
+  // Every element with a block this rank owns, not only those it evaluates.
+  if (ranks_ > 1)
+    for (const std::size_t e : kept_elements_) model_->elements[e]->predict(s, sink);
+  else
+    for (const auto& e : model_->elements) e->predict(s, sink);
   check(VecRestoreArray(u, &a), "VecRestoreArray");
 }
 
@@ -131,11 +159,11 @@ void TimeIntegrator::commit(fem::StepState s, Vec u) {
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, tableau_->comm());
   work_.external_work += global[0];
   work_.dissipated += global[1];
-  // Every rank keeps every element's history; on one rank its elements are the local ones.
-  if (tableau_->local_elements().size() == model_->elements.size())
-    tableau_->for_each_local_element([&](int, std::size_t e) { model_->elements[e]->commit(s); });
+  // On one rank its elements are the local ones; under MPI the ones it keeps.
+  if (ranks_ > 1)
+    for (const std::size_t e : kept_elements_) model_->elements[e]->commit(s);
   else
-    for (auto& e : model_->elements) e->commit(s);
+    tableau_->for_each_local_element([&](int, std::size_t e) { model_->elements[e]->commit(s); });
   const bool is_static = s.scheme == fem::TimeScheme::Static;
   last_increment_.resize(states_.size());
   last_increment_h_ = h;
@@ -327,6 +355,35 @@ void TimeIntegrator::collect_factorization_counts() {
   stats_.solve_seconds = now.solve_seconds - log_at_start_.solve_seconds;
 }
 
+void TimeIntegrator::gather_histories(std::vector<std::vector<double>>& out) const {
+  // Packed as (element, count, values...) per element this rank evaluates.
+  std::vector<double> mine, history;
+  for (const std::size_t e : tableau_->local_elements()) {
+    history.clear();
+    model_->elements[e]->save_history(history);
+    mine.push_back(static_cast<double>(e));
+    mine.push_back(static_cast<double>(history.size()));
+    mine.insert(mine.end(), history.begin(), history.end());
+  }
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(ranks_), 0), displacements(static_cast<std::size_t>(ranks_), 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, tableau_->comm());
+  std::vector<double> all;
+  if (rank_ == 0) {
+    std::partial_sum(counts.begin(), counts.end() - 1, displacements.begin() + 1);
+    all.resize(static_cast<std::size_t>(displacements.back() + counts.back()));
+  }
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displacements.data(), MPI_DOUBLE, 0,
+              tableau_->comm());
+  for (std::size_t k = 0; k + 1 < all.size();) {
+    const auto e = static_cast<std::size_t>(all[k]);
+    const auto n = static_cast<std::size_t>(all[k + 1]);
+    const auto values = all.begin() + static_cast<std::ptrdiff_t>(k + 2);
+    out[e].assign(values, values + static_cast<std::ptrdiff_t>(n));
+    k += 2 + n;
+  }
+}
+
 IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int successes) const {
   IntegratorState st;
   st.t = t;
@@ -345,7 +402,11 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.last_increment = last_increment_;
   st.last_increment_h = last_increment_h_;
   st.element_history.resize(model_->elements.size());
-  for (std::size_t e = 0; e < model_->elements.size(); ++e) model_->elements[e]->save_history(st.element_history[e]);
+  if (ranks_ == 1) {
+    for (std::size_t e = 0; e < model_->elements.size(); ++e) model_->elements[e]->save_history(st.element_history[e]);
+  } else {
+    gather_histories(st.element_history);
+  }
   st.steps = stats_.steps;
   st.equilibrium_increments = stats_.equilibrium_increments;
   st.cut_steps = stats_.cut_steps;

@@ -144,6 +144,9 @@ class TimeIntegrator {
   void collect_factorization_counts();
   /// The state after nominal step `step` at t (io writes it as a checkpoint).
   [[nodiscard]] IntegratorState snapshot(double t, long step, double h, int successes) const;
+  /// MPI: every element's history on rank 0, from the rank that evaluates it (collective; the
+  /// other ranks' `out` is left as it is).
+  void gather_histories(std::vector<std::vector<double>>& out) const;
   /// Takes over the node states, element histories and counters of `state`.
   void restore(const IntegratorState& state);
 
@@ -170,8 +173,12 @@ class TimeIntegrator {
   double last_vtk_frame_t_ = 0.0;
   double balance0_ = 0.0;
   LinearAlgebraLog log_at_start_;
-  int rank_ = 0;
+  int rank_ = 0, ranks_ = 1;
   bool has_multipliers_ = false;  ///< the model has joints (multiplier unknowns)
+  /// Under MPI, the elements whose histories this rank keeps (commit) and whose own unknowns it
+  /// predicts: those it evaluates, those with a block it owns, and on rank 0 those a sensor reads.
+  /// Checkpoints gather the others' histories from the ranks that evaluate them (snapshot).
+  std::vector<std::size_t> kept_elements_;
 };
 
 }  // namespace catena::solvers
