@@ -123,7 +123,6 @@ class Joint final : public fem::Element {
   [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_coordinates(std::span<const fem::NodeState> states) const;
   [[nodiscard]] const Eigen::Matrix<double, 6, 1>& committed_coordinates() const { return e_; }
   [[nodiscard]] const Eigen::Matrix<double, 6, 1>& reactions() const { return lambda_; }
-  [[nodiscard]] fem::BlockId reaction_block() const { return reaction_; }
   [[nodiscard]] const JointDefinition& definition() const { return def_; }
 
   /// Planar models (the nodes keep to planes normal to `normal`, global): frees the components

@@ -1,7 +1,7 @@
 #pragma once
 /// All the inertia lumps carried by one frame or point node (fem::InertiaLump), merged into one
 /// rigid lump, as a linearized analysis sees it from a frame turning at a constant rate Ω about a
-/// point p (Ω = 0: an inertial frame). Built by linearized analyses only (solvers/linearization),
+/// point p (Ω = 0: an inertial frame). Built by linearized analyses only (solvers/linearized_analysis),
 /// never part of a time integration.
 ///
 /// With the node at x, its rotation R = cay(b) R_0, the lump's centre c = x + R d and its inertia
@@ -37,9 +37,6 @@ class NodeInertia final : public fem::Element {
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void stamp_rates(const fem::StepState& s, fem::JacobianSink& mass, fem::JacobianSink& damping) const override;
-
-  /// The merged lump (node axes).
-  [[nodiscard]] const fem::InertiaLump& lump() const { return lump_; }
 
  private:
   fem::InertiaLump lump_;

@@ -51,7 +51,8 @@ class PredictionSink {
 
 /// A rigid lump of inertia carried by a node: its mass, its centre's offset from the node and its
 /// inertia tensor about the centre, both in the node's axes (so the lump turns with the node).
-/// Linearized analyses (solvers/linearization.hpp) build mass and gyroscopic matrices from lumps.
+/// Linearized analyses (solvers/linearized_analysis.hpp) build mass and gyroscopic matrices from
+/// lumps.
 struct InertiaLump {
   NodeId node;
   double mass = 0.0;             ///< [kg]

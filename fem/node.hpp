@@ -1,6 +1,7 @@
 #pragma once
 /// Nodes: a point node carries a position (trusses, point masses); a frame node adds an
-/// orientation (beams, rigid bodies; rotation unknowns arrive with the beam issue).
+/// orientation (beams, rigid bodies; its rotation unknown is the Cayley vector of the step,
+/// fem/step_rotation.hpp).
 #include "fem/types.hpp"
 
 #include <string>

@@ -14,7 +14,7 @@
 ///
 /// Every operator except the quaternion conversions is a template on the scalar type, so it can be
 /// differentiated by forward automatic differentiation: the element kernels' dual numbers
-/// (elements/dual.hpp, nested for second derivatives), or Eigen's AutoDiffScalar.
+/// (elements/dual.hpp, nested for second derivatives).
 /// Hence math functions are called unqualified after `using std::...` (ADL finds the dual
 /// numbers' overloads), branches test plain values (scalar_value), and sqrt is never taken of a quantity
 /// that can be exactly zero: its derivative would be infinite there. Small angles use Taylor
@@ -68,9 +68,8 @@ template <class T>
   }
 }
 
-/// atan2(y, x) for plain and automatic-differentiation scalars. Eigen's own atan2 overload for
-/// AutoDiffScalar returns dynamically sized derivatives (a heap allocation per call); this keeps
-/// the caller's fixed size: dθ = (x dy − y dx)/(x² + y²).
+/// atan2(y, x) for plain and automatic-differentiation scalars: for a type with derivatives
+/// (elements/dual.hpp), dθ = (x dy − y dx)/(x² + y²).
 template <class T>
 [[nodiscard]] T atan2_fixed(const T& y, const T& x) {
   if constexpr (std::is_arithmetic_v<T>) {

@@ -90,12 +90,6 @@ std::string list_components(const std::array<bool, N>& which, std::span<const st
   return out;
 }
 
-std::string format_number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
 std::string format_vector(const fem::Vec3& v) {
   return "[" + format_number(v.x()) + ", " + format_number(v.y()) + ", " + format_number(v.z()) + "]";
 }

@@ -767,7 +767,6 @@ void VtkWriter::resume(long frames, double last_frame_t) {
   replace_file_atomically(index, pvd_text(m.entries));
 }
 
-const fs::path& VtkWriter::directory() const { return impl_->directory; }
 
 std::string VtkWriter::frame_file_name(long index) {
   char name[32];

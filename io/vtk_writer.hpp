@@ -111,7 +111,6 @@ class VtkWriter final : public solvers::Observer {
 
   /// Number of frames written so far (the counter of the next file).
   [[nodiscard]] long n_frames() const;
-  [[nodiscard]] const std::filesystem::path& directory() const;
 
   /// "results_00042.vtu" for index 42.
   [[nodiscard]] static std::string frame_file_name(long index);

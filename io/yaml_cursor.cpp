@@ -24,12 +24,6 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-std::string format_number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
-
 /// YAML's spellings of infinity and not-a-number (.inf, -.Inf, .NaN, ...).
 bool is_yaml_non_finite(std::string_view text) {
   std::string s;
@@ -68,6 +62,12 @@ std::string phrase(const Quantity& q) {
 }
 
 }  // namespace
+
+std::string format_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", v);
+  return buffer;
+}
 
 std::vector<std::string> expression_names(std::string_view text) {
   std::vector<std::string> names;

@@ -36,6 +36,9 @@ std::string did_you_mean(std::string_view word, std::span<const std::string> can
 /// exponents of numbers such as 1e10 excluded): "F0*sin(w*t)" gives {F0, w, t}.
 std::vector<std::string> expression_names(std::string_view text);
 
+/// A number as messages quote it: six significant digits ("%g").
+std::string format_number(double v);
+
 /// "a, b, c" (quoted with '' when `quote`).
 std::string join(std::span<const std::string_view> words, bool quote = false);
 

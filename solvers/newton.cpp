@@ -378,9 +378,11 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
       return finish(false, "the residual is not finite");
     }
     if (report.iterations == 0 && norm == 0.0) return finish(true, "the residual is exactly zero");
-    if (!solve_linear())
+    if (!solve_linear()) {
+      report.singular = true;
       return finish(false, "the linear solver failed: singular Jacobian (a mechanism, a body without support or "
                            "inertia, or redundant constraints)");
+    }
     check(VecAXPY(u, -1.0, correction_), "VecAXPY");
     ++report.iterations;
     (fresh ? fresh_corrections : kept_corrections) += 1;

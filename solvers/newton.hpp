@@ -105,6 +105,7 @@ struct NewtonReport {
   double last_correction = 0; ///< scaled inf-norm of the last correction
   int kept_corrections = 0;   ///< corrections made with a Jacobian from an earlier iterate
   bool old_jacobian_failed = false;  ///< the Jacobian from an earlier step failed: started afresh
+  bool singular = false;             ///< it stopped because the linear solve failed (a singular Jacobian)
 };
 
 /// Counters and times over the whole run (this rank), for summary.json.

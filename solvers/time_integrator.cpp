@@ -273,7 +273,7 @@ void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
       ++stats_.cut_steps;
       increment *= 0.5;
       successes = 0;
-      if (relaxed && rep.reason.find("singular") != std::string::npos) return;
+      if (relaxed && rep.singular) return;
       if (std::abs(increment) < min_increment) {
         std::string msg = format("initial equilibrium: Newton failed at load factor %.6g (", s.load_factor);
         msg += rep.reason + ")";

@@ -1,7 +1,8 @@
 #include "fem/rotation.hpp"
 
+#include "elements/dual.hpp"
+
 #include <gtest/gtest.h>
-#include <unsupported/Eigen/AutoDiff>
 
 #include <cmath>
 #include <numbers>
@@ -16,10 +17,10 @@ constexpr double pi = std::numbers::pi;
 
 using Vec3L = Eigen::Matrix<long double, 3, 1>;
 using Mat3L = Eigen::Matrix<long double, 3, 3>;
-/// First derivatives with respect to the three components of φ.
-using Ad = Eigen::AutoDiffScalar<Eigen::Vector3d>;
+/// First derivatives with respect to the three components of φ: the elements' dual numbers.
+using Ad = elements::ad::Dual<3>;
 /// Second derivatives: an Ad value whose derivative vector holds Ad entries.
-using Ad2 = Eigen::AutoDiffScalar<Eigen::Matrix<Ad, 3, 1>>;
+using Ad2 = elements::ad::Dual<3, Ad>;
 
 Vec3 random_unit(std::mt19937& gen) {
   std::normal_distribution<double> normal;
@@ -355,7 +356,7 @@ TEST(RotationQuaternion, SmallAnglesAndHalfTurns) {
 // ---------------------------------------------------------------------------------------------
 Vec3T<Ad> seed(const Vec3& phi) {
   Vec3T<Ad> v;
-  for (int i = 0; i < 3; ++i) v(i) = Ad(phi(i), 3, i);
+  for (int i = 0; i < 3; ++i) v(i) = Ad(phi(i), Eigen::Vector3d::Unit(i));
   return v;
 }
 
@@ -364,7 +365,7 @@ Vec3T<Ad2> seed2(const Vec3& phi) {
   for (int i = 0; i < 3; ++i) {
     Eigen::Matrix<Ad, 3, 1> d;
     for (int j = 0; j < 3; ++j) d(j) = Ad(i == j ? 1.0 : 0.0, Eigen::Vector3d::Zero());
-    v(i) = Ad2(Ad(phi(i), 3, i), d);
+    v(i) = Ad2(Ad(phi(i), Eigen::Vector3d::Unit(i)), d);
   }
   return v;
 }
@@ -386,7 +387,7 @@ std::vector<Vec3> autodiff_samples() {
   return s;
 }
 
-TEST(RotationAutoDiff, ExpMapDerivativeIsTheLeftTangent) {
+TEST(RotationDual, ExpMapDerivativeIsTheLeftTangent) {
   const Vec3 a(0.3, -1.2, 0.8);
   for (const Vec3& phi : autodiff_samples()) {
     const Vec3T<Ad> ra = exp_map(seed(phi)) * a.cast<Ad>();
@@ -398,7 +399,7 @@ TEST(RotationAutoDiff, ExpMapDerivativeIsTheLeftTangent) {
   }
 }
 
-TEST(RotationAutoDiff, LogMapDifferentiatesToTheIdentity) {
+TEST(RotationDual, LogMapDifferentiatesToTheIdentity) {
   // log(exp(φ)) = φ for |φ| < π, so its Jacobian is I in every branch of log_map.
   for (const Vec3& phi : autodiff_samples()) {
     const Vec3T<Ad> back = log_map(exp_map(seed(phi)));
@@ -414,7 +415,7 @@ TEST(RotationAutoDiff, LogMapDifferentiatesToTheIdentity) {
   }
 }
 
-TEST(RotationAutoDiff, NestedSecondDerivatives) {
+TEST(RotationDual, NestedSecondDerivatives) {
   const Vec3 a(0.3, -1.2, 0.8);
   const double h = 1e-5;
   for (const Vec3& phi : autodiff_samples()) {
