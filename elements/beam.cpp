@@ -492,11 +492,10 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
     StepStart b;
     b.element.q = step_start(s.committed, nodes_);
     b.element.eps = local_deformations<double>(b.element.q.xa, b.element.q.xb, b.element.q.Ra, b.element.q.Rb, g);
-    const double m = 0.5 * section_.rhoA * L_;
-    const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
-    for (std::size_t k = 0; k < 2; ++k)
-      b.nodes[k] = inertia::body_start(s.at_start(nodes_[k]), s.h, m, offset_[k] * J_section * offset_[k].transpose(),
-                                       Vec3::Zero(), gravity_);
+    for (std::size_t k = 0; k < 2; ++k) {
+      const fem::InertiaLump l = lump(k);
+      b.nodes[k] = inertia::body_start(s.at_start(nodes_[k]), s.h, l.mass, l.inertia, Vec3::Zero(), gravity_);
+    }
     return b;
   });
   const Start& st = start.element;
@@ -563,12 +562,10 @@ double Beam::strain_energy(std::span<const fem::NodeState> states) const {
 
 void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
   e.strain += strain_energy(states);
-  const double m = 0.5 * section_.rhoA * L_;
-  const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
-  for (int k = 0; k < 2; ++k) {
-    const Mat3 J_node = offset_[k] * J_section * offset_[k].transpose();
+  for (std::size_t k = 0; k < 2; ++k) {
+    const fem::InertiaLump l = lump(k);
     const fem::NodeState& n = states[nodes_[k].index];
-    inertia::add_body_energy(n, m, J_node, Vec3::Zero(), gravity_, reference_position_[k], e, n.velocity);
+    inertia::add_body_energy(n, l.mass, l.inertia, Vec3::Zero(), gravity_, reference_position_[k], e, n.velocity);
   }
   if (const double c = coupling_mass(); c != 0.0) {
     const fem::NodeState &a = states[nodes_[0].index], &b = states[nodes_[1].index];
@@ -578,10 +575,13 @@ void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& 
   }
 }
 
-void Beam::inertia_lumps(fem::InertiaSink& out) const {
-  const double m = 0.5 * section_.rhoA * L_;
+fem::InertiaLump Beam::lump(std::size_t k) const {
   const Mat3 J_section = 0.5 * L_ * Vec3(section_.rhoJ, section_.rhoIy, section_.rhoIz).asDiagonal();
-  for (int k = 0; k < 2; ++k) out.add({nodes_[k], m, Vec3::Zero(), Mat3(offset_[k] * J_section * offset_[k].transpose())});
+  return {nodes_[k], 0.5 * section_.rhoA * L_, Vec3::Zero(), Mat3(offset_[k] * J_section * offset_[k].transpose())};
+}
+
+void Beam::inertia_lumps(fem::InertiaSink& out) const {
+  for (std::size_t k = 0; k < 2; ++k) out.add(lump(k));
 }
 
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {

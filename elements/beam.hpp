@@ -123,6 +123,10 @@ class Beam final : public fem::Element {
 
  private:
   struct StepStart;
+  /// Half the element's mass and rotary inertia, lumped on node k (node axes): what the stamps,
+  /// the energies and the linearized analyses see.
+  [[nodiscard]] fem::InertiaLump lump(std::size_t k) const;
+
   std::array<NodeId, 2> nodes_;
   std::array<fem::BlockId, 2> displacement_;
   std::array<fem::BlockId, 2> rotation_;

@@ -276,9 +276,6 @@ class ModelBuilder {
     initial_velocity_ = field;
   }
 
-  /// The rigid field for every node without its own velocity, and its angular velocity for every
-  /// frame node without its own angular_velocity. Last, when every node exists and every frame
-  /// node is known.
   /// `planar: xy` (or yz, zx): every node keeps to its plane parallel to the given one. Removes
   /// the normal translation of every node and the rotations about the two in-plane axes of every
   /// frame node, once every section has decided which nodes are frame nodes.
@@ -351,6 +348,9 @@ class ModelBuilder {
     }
   }
 
+  /// The rigid field for every node without its own velocity, and its angular velocity for every
+  /// frame node without its own angular_velocity. Last, when every node exists and every frame
+  /// node is known.
   void apply_initial_velocity() {
     if (!initial_velocity_) return;
     const VelocityField& f = *initial_velocity_;
@@ -1604,8 +1604,8 @@ class ModelBuilder {
   std::vector<Cursor> node_cursors_;          ///< each node's `name` value (its beam's, if generated), for messages
   std::vector<bool> has_velocity_;            ///< node has its own `velocity`
   std::vector<bool> has_angular_velocity_;    ///< node has its own `angular_velocity`
-  std::vector<std::array<bool, 6>> fixed_;
-  std::vector<std::pair<elements::Joint*, Cursor>> joints_;  ///< with where each was defined    ///< x, y, z, rx, ry, rz removed by supports
+  std::vector<std::array<bool, 6>> fixed_;    ///< x, y, z, rx, ry, rz removed by supports
+  std::vector<std::pair<elements::Joint*, Cursor>> joints_;  ///< with where each was defined
   std::vector<double> mass_;                  ///< total translational mass per node [kg]
   std::vector<bool> turns_;                   ///< carries a rigid body or a beam (rotations are not singular)
   std::map<std::string, int> node_lines_;     ///< node name -> line of definition
