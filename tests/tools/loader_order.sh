@@ -22,12 +22,14 @@ bindings "$ordered" ordered > "$work/ordered.txt"
 # progress paths), and which references are made is not what the order could change. A reference
 # may have more than one provider (the program's copy relocations): the sets must agree.
 python3 - "$work/ordinary.txt" "$work/ordered.txt" <<'PY'
-import collections, sys
+import collections, os, sys
+# A library may be reached by two paths (Debian's alternatives link PETSc's and SLEPc's into the
+# loader's cache): the file is what must agree.
 def providers(path):
     p = collections.defaultdict(set)
     for line in open(path):
         ref, sym, prov = line.split()
-        p[(ref, sym)].add(prov)
+        p[(os.path.realpath(ref), sym)].add(os.path.realpath(prov))
     return p
 a, b = providers(sys.argv[1]), providers(sys.argv[2])
 both = a.keys() & b.keys()
