@@ -46,7 +46,11 @@ inline int run_driver(int argc, char** argv, const char* size_name, std::vector<
     else if (s == "--") petsc = true;
     else if (s == "--steps" && i + 1 < argc) steps = std::stoi(argv[++i]);
     else if (s == "--threads" && i + 1 < argc) threads = std::stoi(argv[++i]);
-    else sizes.push_back(std::stoi(s));
+    else if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) sizes.push_back(std::stoi(s));
+    else {
+      std::fprintf(stderr, "usage: %s [%s ...] [--steps S] [--threads T] [-- petsc options]\n", argv[0], size_name);
+      return s == "--help" || s == "-h" ? 0 : 2;
+    }
   }
   if (sizes.empty()) sizes = std::move(default_sizes);
   int pc = static_cast<int>(petsc_argv.size());
@@ -55,8 +59,8 @@ inline int run_driver(int argc, char** argv, const char* size_name, std::vector<
   const assembly::PetscSession session(pc, pv);
   const bool root = assembly::PetscSession::rank() == 0;
   if (root)
-    std::printf("%9s %9s %11s %7s %10s %11s %7s %8s %10s %10s %10s %9s %8s\n", size_name, "unknowns", "nonzeros",
-                "steps", "ms/step", "cpu_ms/step", "newton", "setup_s", "assembly_s", "symbolic_s", "numeric_ms",
+    std::printf("%9s %9s %11s %7s %10s %11s %7s %9s %8s %10s %10s %10s %9s %8s\n", size_name, "unknowns", "nonzeros",
+                "steps", "ms/step", "cpu_ms/step", "newton", "jacobians", "setup_s", "assembly_s", "symbolic_s", "numeric_ms",
                 "solve_ms", "peak_MB");
   for (const int n : sizes) {
     fem::Model m = make(n);
@@ -71,10 +75,10 @@ inline int run_driver(int argc, char** argv, const char* size_name, std::vector<
     const solvers::RunStatistics s = integrator.run(none);
     const double cpu = cpu_seconds() - cpu0;
     if (root)
-      std::printf("%9d %9d %11ld %7ld %10.3f %11.3f %7.2f %8.3f %10.3f %10.3f %10.3f %9.3f %8.1f\n", n,
+      std::printf("%9d %9d %11ld %7ld %10.3f %11.3f %7.2f %9ld %8.3f %10.3f %10.3f %10.3f %9.3f %8.1f\n", n,
                   static_cast<int>(tableau.n_global()), tableau.n_nonzeros(), s.steps, 1e3 * s.wall_seconds / s.steps,
                   1e3 * cpu / static_cast<double>(s.steps),
-                  static_cast<double>(s.newton_iterations) / s.steps, setup, s.newton.assembly_seconds,
+                  static_cast<double>(s.newton_iterations) / s.steps, s.numeric_factorizations, setup, s.newton.assembly_seconds,
                   s.symbolic_factorization_seconds,
                   1e3 * (s.factorization_seconds - s.symbolic_factorization_seconds) /
                       static_cast<double>(std::max(1L, s.numeric_factorizations)),
