@@ -1,5 +1,6 @@
 #include "io/commands.hpp"
 
+#include "assembly/collectives.hpp"
 #include "assembly/petsc_session.hpp"
 #include "assembly/tableau.hpp"
 #include "io/checkpoint.hpp"
@@ -60,14 +61,6 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   if (s.equilibrium_increments > 0)
     d.extra.emplace_back("equilibrium_increments", static_cast<double>(s.equilibrium_increments));
   return d;
-}
-
-/// Every rank learns whether all of them set up their output (rank 0 all files, the others their
-/// VTK pieces).
-bool all_ranks_agree(bool ok_here) {
-  int ok = ok_here ? 1 : 0, all_ok = 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
-  return all_ok != 0;
 }
 
 /// Restart into `out`: when it holds the results of the run the checkpoint belongs to, cut them
@@ -160,7 +153,8 @@ int run_command(const RunOptions& options) {
     if (restart) vtk->resume(restart->state.vtk_frames, restart->state.last_vtk_frame_t);
     observers.add(*vtk);
   }
-  if (!all_ranks_agree(setup_ok)) return exit_bad_input;
+  // Rank 0 sets up all files, the others their VTK pieces.
+  if (!assembly::all_ranks_agree(setup_ok)) return exit_bad_input;
   if (is_root() && !options.quiet) {
     std::cerr << "catena: " << model->name << ": " << tableau->n_global() << " unknowns, " << tableau->n_nonzeros()
               << " non-zeros, " << assembly::PetscSession::size() << " rank(s); output in " << out.string() << '\n';
