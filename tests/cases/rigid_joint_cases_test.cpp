@@ -83,7 +83,7 @@ TEST(CaseBipendulumSpherical, TrajectoryConvergesAtSecondOrder) {
 
 // ---------------------------------------------------------------------------------------------
 // bipendulum-damped: bar 2 settles at the closed-form dynamic equilibrium (README; computed by
-// tools/reference_bipendulum_damped.py), within 1e-4 rad; balance constant with the drive's work in
+// cases/bipendulum-damped/reference.py), within 1e-4 rad; balance constant with the drive's work in
 // external_work and the damper's in dissipated.
 
 constexpr double hinge_equilibrium = 0.978027951086;  // [rad]
@@ -167,7 +167,7 @@ TEST(CaseSliderCrankRigid, CrankAngleAndRateMatchTheAccurateSolution) {
 
 TEST(CaseHeavyTop, QuaternionMatchesTheReferenceAtSecondOrder) {
   const std::array<const char*, 4> names{"q0", "q1", "q2", "q3"};
-  // tools/reference_heavy_top.py (RK4, converged): -0.70828, 0.43878, 0.54573, 0.0894 as printed.
+  // cases/heavy-top/reference.py (RK4, converged): -0.70828, 0.43878, 0.54573, 0.0894 as printed.
   const std::array<double, 4> reference{-0.70827915, 0.43878109, 0.54572840, 0.08939975};
   double coarse = 0.0;
   for (const char* dt : {"2e-4", "1e-4"}) {
