@@ -1,6 +1,7 @@
 """bipendulum-damped: what tools/validate runs, checks and plots; the references and tolerances are in
-reference.yaml (or reference.csv), the set-up and discussion in README.md."""
+reference.yaml, the set-up and discussion in README.md."""
 from validation.case import Check, Line, Panel, Plot, Run, Series, ref
+from validation.measures import drift_in
 
 RUNS = [
     Run("c1.0", sets=["damping=1.0"], short=["analysis.t_end=8"]),
@@ -18,7 +19,7 @@ CHECKS = [
           reference=ref("hinge_angle_equilibrium"),
           tolerance=ref("tolerance")),
     Check("max |balance − balance(0)| / K0, c = 0.2", "c0.2",
-          lambda run: run.drift(run.balance) / run.ref("energy_scale_K0"),
+          drift_in("balance", "energy_scale_K0"),
           tolerance=ref("energy_tolerance")),
 ]
 

@@ -1,5 +1,5 @@
 """large-deflection-cantilever: what tools/validate runs, checks and plots; the references and tolerances are in
-reference.yaml (or reference.csv), the set-up and discussion in README.md."""
+reference.yaml, the set-up and discussion in README.md."""
 from validation.case import Check, Run, ref
 
 RUNS = [

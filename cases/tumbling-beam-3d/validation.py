@@ -1,17 +1,13 @@
 """tumbling-beam-3d: what tools/validate runs, checks and plots; the references and tolerances are in
-reference.yaml (or reference.csv), the set-up and discussion in README.md."""
-import numpy as np
-
+reference.yaml, the set-up and discussion in README.md."""
 from validation.case import Check, Line, Panel, Plot, Run, Series, ref
-from validation.measures import floor_log
+from validation.measures import deviation_in, drift_in
 
-RUNS = [
-    Run("main", short=["analysis.t_end=10"]),
-]
+RUNS = [Run("main", short=["analysis.t_end=10"])]
 
 CHECKS = [
     Check("max |balance − balance(0)| / K0", "main",
-          lambda run: run.drift(run.balance) / run.ref("energy_scale_K0"),
+          drift_in("balance", "energy_scale_K0"),
           tolerance=ref("energy_tolerance")),
     Check("max drift of px, py, pz / K0", "main",
           lambda run: max(run.drift(run.px), run.drift(run.py), run.drift(run.pz)) / run.ref("energy_scale_K0"),
@@ -29,9 +25,12 @@ PLOT = Plot("tumbling-beam-3d: free beam, energy and momenta", [
               Series("main", lambda run: run.balance, label="kinetic + strain")]),
     Panel("|x(t) − x(0)| / K0 [–]",
           series=[
-              Series("main", lambda run: floor_log(np.abs(run.balance - run.balance[0]) / run.ref("energy_scale_K0")), label="balance"),
-              Series("main", lambda run: floor_log(np.abs(run.Lz - run.Lz[0]) / run.ref("energy_scale_K0")), label="Lz"),
-              Series("main", lambda run: floor_log(np.abs(run.pz - run.pz[0]) / run.ref("energy_scale_K0")), label="pz")],
+              Series("main", deviation_in("balance", "energy_scale_K0"),
+                     label="balance"),
+              Series("main", deviation_in("Lz", "energy_scale_K0"),
+                     label="Lz"),
+              Series("main", deviation_in("pz", "energy_scale_K0"),
+                     label="pz")],
           lines=[
               Line(ref("energy_tolerance"), label="tolerance 1e-8")],
           yscale="log"),

@@ -23,6 +23,26 @@ def refcsv_at(keycol, key, col):
     return lambda run: run.refcsv_at(keycol, key, col)
 
 
+def refcsv(col):
+    """A column of the case's reference.csv (for reference points)."""
+    return lambda run: run.refcsv(col)
+
+
+def column(name):
+    """A column of the run (for curves)."""
+    return lambda run: run.col(name)
+
+
+def summary(key):
+    """An entry of the run's summary.json."""
+    return lambda run: run.summary(key)
+
+
+def value_at(name, t):
+    """A column of the run interpolated at time t."""
+    return lambda run: run.at(run.col(name), t)
+
+
 def resolve(quantity, run):
     """The number a Quantity stands for, for the given RunData."""
     return quantity(run) if callable(quantity) else quantity

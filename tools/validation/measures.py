@@ -160,3 +160,13 @@ def psi_spin_up(t, omega_s, T_s):
 def floor_log(y):
     """y floored at 1e-18, for log plots of quantities that may be exactly 0."""
     return np.maximum(y, 1e-18)
+
+
+def drift_in(column, scale):
+    """max |y(t) - y(0)| of a column over reference.yaml's scale entry (a check's value)."""
+    return lambda run: run.drift(run.col(column)) / run.ref(scale)
+
+
+def deviation_in(column, scale):
+    """|y(t) - y(0)| of a column over reference.yaml's scale entry, floored for a log plot."""
+    return lambda run: floor_log(np.abs(run.col(column) - run.col(column)[0]) / run.ref(scale))
