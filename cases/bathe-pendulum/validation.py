@@ -30,10 +30,8 @@ PLOT = Plot("bathe-pendulum: energy-conserving midpoint scheme (Crisfield & Shi)
               Series("dt0.5", lambda run: run.tip_x, label="tip_x, Δt = 0.5 s", style="--")]),
     Panel("|E − E0| / (m g l) [–]",
           series=[
-              Series("dt0.1", deviation_in("balance", "energy_scale"),
-                     label="Δt = 0.1 s"),
-              Series("dt0.5", deviation_in("balance", "energy_scale"),
-                     label="Δt = 0.5 s")],
+              Series("dt0.1", deviation_in("balance", "energy_scale"), label="Δt = 0.1 s"),
+              Series("dt0.5", deviation_in("balance", "energy_scale"), label="Δt = 0.5 s")],
           lines=[
               Line(ref("energy_tolerance"), label="tolerance 1e-9 m g l")],
           yscale="log"),

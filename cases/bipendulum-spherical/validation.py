@@ -46,10 +46,8 @@ PLOT = Plot("bipendulum-spherical: bar 2's centre (no published curve; Δt = 0.0
               Series("dt0.004", lambda run: run.cm2_z, label="cm2_z, Δt = 0.004", style="--")]),
     Panel("|x(t) − x(0)| / K0 [–]",
           series=[
-              Series("main", deviation_in("balance", "energy_scale_K0"),
-                     label="balance"),
-              Series("main", deviation_in("Lz", "energy_scale_K0"),
-                     label="Lz")],
+              Series("main", deviation_in("balance", "energy_scale_K0"), label="balance"),
+              Series("main", deviation_in("Lz", "energy_scale_K0"), label="Lz")],
           lines=[
               Line(ref("Lz_tolerance"), label="tolerance 1e-8 K0")],
           yscale="log"),

@@ -29,8 +29,7 @@ PLOT = Plot("free-flying-chain: left tip against the midpoint rule's exact rigid
           series=[
               Series("dt0.1", lambda run: run.left_tip_ux, label="Catena, Δt = 0.1 s")],
           curves=[
-              Series("dt0.1", lambda run: discrete_rotation(run),
-                     label="reference 200 (1 − cos ω̃t)")]),
+              Series("dt0.1", lambda run: discrete_rotation(run), label="reference 200 (1 − cos ω̃t)")]),
     Panel("|Catena − reference| [m]",
           series=[
               Series("dt0.1", lambda run: floor_log(np.abs(run.left_tip_ux - discrete_rotation(run))), label="error")],

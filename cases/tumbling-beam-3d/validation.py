@@ -25,12 +25,9 @@ PLOT = Plot("tumbling-beam-3d: free beam, energy and momenta", [
               Series("main", lambda run: run.balance, label="kinetic + strain")]),
     Panel("|x(t) − x(0)| / K0 [–]",
           series=[
-              Series("main", deviation_in("balance", "energy_scale_K0"),
-                     label="balance"),
-              Series("main", deviation_in("Lz", "energy_scale_K0"),
-                     label="Lz"),
-              Series("main", deviation_in("pz", "energy_scale_K0"),
-                     label="pz")],
+              Series("main", deviation_in("balance", "energy_scale_K0"), label="balance"),
+              Series("main", deviation_in("Lz", "energy_scale_K0"), label="Lz"),
+              Series("main", deviation_in("pz", "energy_scale_K0"), label="pz")],
           lines=[
               Line(ref("energy_tolerance"), label="tolerance 1e-8")],
           yscale="log"),
