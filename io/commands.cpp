@@ -41,24 +41,7 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.mpi_ranks = assembly::PetscSession::size();
   d.threads = tableau.threads();
   d.rows_per_rank = tableau.rows_per_rank();
-  d.steps = s.steps;
-  d.cut_steps = s.cut_steps;
-  d.newton_iterations = s.newton_iterations;
-  d.residual_evaluations = s.newton.residual_evaluations;
-  d.jacobian_evaluations = s.newton.jacobian_evaluations;
-  d.linear_solves = s.newton.linear_solves;
-  d.linear_solver = s.newton.linear_solver;
-  d.symbolic_factorizations = s.symbolic_factorizations;
-  d.numeric_factorizations = s.numeric_factorizations;
-  d.wall_seconds = s.wall_seconds;
-  d.assembly_seconds = s.newton.assembly_seconds;
-  d.factorization_seconds = s.factorization_seconds;
-  d.symbolic_factorization_seconds = s.symbolic_factorization_seconds;
-  d.solve_seconds = s.solve_seconds;
-  d.t_reached = s.t_reached;
-  d.max_energy_drift = s.max_energy_drift;
-  if (s.equilibrium_increments > 0)
-    d.extra.emplace_back("equilibrium_increments", static_cast<double>(s.equilibrium_increments));
+  d.counters = s;  // the counters alone
   return d;
 }
 
@@ -214,9 +197,9 @@ int run_command(const RunOptions& options) {
     if (options.restart) summary.restarted_from = options.restart->string();
     write_summary_json(out / "summary.json", summary);
     if (!options.quiet && code != exit_solver_failure) {
-      std::cerr << "catena: " << summary.status << ": " << summary.steps << " steps, " << summary.newton_iterations
-                << " Newton iterations, " << summary.wall_seconds << " s; ParaView: " << (out / "results.pvd").string()
-                << '\n';
+      const solvers::RunCounters& c = summary.counters;
+      std::cerr << "catena: " << summary.status << ": " << c.steps << " steps, " << c.newton_iterations
+                << " Newton iterations, " << c.wall_seconds << " s; ParaView: " << (out / "results.pvd").string() << '\n';
       if (code != exit_ok) std::cerr << "catena: " << summary.message << '\n';
     }
   }

@@ -89,7 +89,7 @@ class LinearizedAnalysis {
   [[nodiscard]] Mat mass() const { return M_; }
   [[nodiscard]] const assembly::Tableau& tableau() const { return *tableau_; }
   [[nodiscard]] std::span<const fem::NodeState> states() const { return integrator_->states(); }
-  [[nodiscard]] const RunStatistics& statistics() const { return integrator_->statistics(); }
+  [[nodiscard]] RunStatistics statistics() const { return integrator_->statistics(); }
   /// Energies of the current states (collective).
   [[nodiscard]] EnergyRecord energy() const { return integrator_->energy(0.0); }
 

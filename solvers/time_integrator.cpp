@@ -18,26 +18,20 @@ using assembly::check;
 
 namespace {
 
-NewtonSettings newton_settings(const fem::AnalysisSettings& a) {
-  return NewtonSettings{a.max_newton_iterations, a.newton_tolerance, a.linear_solver};
-}
-
 std::string format(const char* fmt, double a, double b = 0.0) {
   char buf[128];
   std::snprintf(buf, sizeof buf, fmt, a, b);
   return buf;
 }
 
-LinearAlgebraLog read_petsc_log(MPI_Comm comm);
-
 }  // namespace
 
 TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
     : model_(&model),
       tableau_(&tableau),
-      newton_(tableau, model.length_scale, newton_settings(model.analysis)),
+      newton_(tableau, model.length_scale, newton_settings(model.analysis), counters_),
       states_(model.initial_state),
-      log_at_start_(read_petsc_log(tableau.comm())) {
+      factorization_log_(tableau.comm()) {
   MPI_Comm_rank(tableau.comm(), &rank_);
   MPI_Comm_size(tableau.comm(), &ranks_);
   for (const fem::BlockInfo& b : model.registry.blocks())
@@ -236,7 +230,7 @@ bool TimeIntegrator::relax_mechanism(Vec u) {
     newton_.set_jacobian_shift(shift);
     const NewtonReport rep = newton_.solve(s, u);
     newton_.set_jacobian_shift(nullptr);
-    stats_.newton_iterations += rep.iterations;
+    counters_.newton_iterations += rep.iterations;
     PetscReal norm = 0.0;
     check(VecNorm(u, NORM_INFINITY, &norm), "VecNorm");
     if (!std::isfinite(norm) || !std::isfinite(rep.residual_norm)) {
@@ -268,9 +262,9 @@ void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
     s.load_factor = std::abs(to - lambda) <= std::abs(increment) ? to : lambda + increment;
     predict(0.0, 0.0, u);  // no node increments; the joints' last multipliers
     const NewtonReport rep = newton_.solve(s, u);
-    stats_.newton_iterations += rep.iterations;
+    counters_.newton_iterations += rep.iterations;
     if (!rep.converged) {
-      ++stats_.cut_steps;
+      ++counters_.cut_steps;
       increment *= 0.5;
       successes = 0;
       if (relaxed && rep.singular) return;
@@ -287,7 +281,7 @@ void TimeIntegrator::solve_equilibrium(Vec u, double from, double to) {
     commit(s, u);
     work_ = before;
     lambda = s.load_factor;
-    ++stats_.equilibrium_increments;
+    ++counters_.equilibrium_increments;
     if (++successes >= 2) {
       increment = std::abs(2.0 * increment) < std::abs(span) ? 2.0 * increment : span;
       successes = 0;
@@ -317,42 +311,6 @@ EnergyRecord TimeIntegrator::energy(double t) const {
   r.state.angular_momentum = fem::Vec3(out[6], out[7], out[8]);
   r.work = work_;
   return r;
-}
-
-namespace {
-
-/// Counts and times of PETSc's logged events since the processes started, on the rank with the
-/// most (under MPI a rank whose share is all on the cut between ranks factors nothing itself).
-/// Collective.
-LinearAlgebraLog read_petsc_log(MPI_Comm comm) {
-  auto event = [](const char* name) {
-    PetscLogEvent id = -1;
-    PetscEventPerfInfo info{};
-    if (PetscLogEventGetId(name, &id) == 0 && PetscLogEventGetPerfInfo(PETSC_DETERMINE, id, &info) == 0) return info;
-    return PetscEventPerfInfo{};
-  };
-  const PetscEventPerfInfo symbolic = event("MatLUFactorSym");
-  const PetscEventPerfInfo numeric = event("MatLUFactorNum");
-  // SuperLU's interface logs its factorizations as one MatLUFactor event each (it analyses the
-  // pattern once and keeps it, as the others do).
-  const PetscEventPerfInfo whole = event("MatLUFactor");
-  const PetscEventPerfInfo solve = event("MatSolve");
-  double most[5] = {static_cast<double>(symbolic.count), static_cast<double>(numeric.count + whole.count),
-                    symbolic.time + numeric.time + whole.time, symbolic.time, solve.time};
-  MPI_Allreduce(MPI_IN_PLACE, most, 5, MPI_DOUBLE, MPI_MAX, comm);
-  return {static_cast<long>(most[0]), static_cast<long>(most[1]), most[2], most[3], most[4]};
-}
-
-}  // namespace
-
-void TimeIntegrator::collect_factorization_counts() {
-  // PETSc's log is per process: report what this integrator added to it.
-  const LinearAlgebraLog now = read_petsc_log(tableau_->comm());
-  stats_.symbolic_factorizations = now.symbolic - log_at_start_.symbolic;
-  stats_.numeric_factorizations = now.numeric - log_at_start_.numeric;
-  stats_.factorization_seconds = now.factor_seconds - log_at_start_.factor_seconds;
-  stats_.symbolic_factorization_seconds = now.symbolic_seconds - log_at_start_.symbolic_seconds;
-  stats_.solve_seconds = now.solve_seconds - log_at_start_.solve_seconds;
 }
 
 void TimeIntegrator::gather_histories(std::vector<std::vector<double>>& out) const {
@@ -407,16 +365,8 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   } else {
     gather_histories(st.element_history);
   }
-  st.steps = stats_.steps;
-  st.equilibrium_increments = stats_.equilibrium_increments;
-  st.cut_steps = stats_.cut_steps;
-  st.newton_iterations = stats_.newton_iterations;
-  st.residual_evaluations = carried_.residual_evaluations + newton_.counters().residual_evaluations;
-  st.jacobian_evaluations = carried_.jacobian_evaluations + newton_.counters().jacobian_evaluations;
-  st.linear_solves = carried_.linear_solves + newton_.counters().linear_solves;
-  st.numeric_factorizations =
-      carried_.numeric_factorizations + (read_petsc_log(tableau_->comm()).numeric - log_at_start_.numeric);
-  st.max_energy_drift = stats_.max_energy_drift;
+  st.counters = counters_;
+  factorization_log_.count(st.counters);  // collective
   st.kept_jacobian = newton_.kept_jacobian();
   return st;
 }
@@ -445,16 +395,8 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   last_vtk_frame_step_ = st.last_vtk_frame_step;
   last_vtk_frame_t_ = st.last_vtk_frame_t;
   balance0_ = st.balance0;
-  stats_.steps = st.steps;
-  stats_.equilibrium_increments = st.equilibrium_increments;
-  stats_.cut_steps = st.cut_steps;
-  stats_.newton_iterations = st.newton_iterations;
-  stats_.max_energy_drift = st.max_energy_drift;
-  carried_ = IntegratorState{};
-  carried_.residual_evaluations = st.residual_evaluations;
-  carried_.jacobian_evaluations = st.jacobian_evaluations;
-  carried_.linear_solves = st.linear_solves;
-  carried_.numeric_factorizations = st.numeric_factorizations;
+  copy_carried(st.counters, counters_);
+  factorization_log_.carry_on(st.counters);
   newton_.restore_kept_jacobian(st.kept_jacobian);
 }
 
@@ -508,13 +450,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   const double t_start = t;
   // The finishing figures: this process's counts plus those of the run it continues.
   auto finish_statistics = [&] {
-    collect_factorization_counts();
-    stats_.numeric_factorizations += carried_.numeric_factorizations;
-    stats_.newton = newton_.counters();
-    stats_.newton.residual_evaluations += carried_.residual_evaluations;
-    stats_.newton.jacobian_evaluations += carried_.jacobian_evaluations;
-    stats_.newton.linear_solves += carried_.linear_solves;
-    stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    factorization_log_.count(counters_);
+    counters_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
   // Dynamic steps keep a factored Jacobian while it contracts well; static increments, which
@@ -533,19 +470,19 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       if (!rep.converged && extrapolates(true)) {
         // The extrapolated start overshot (a step long against the motion's time scale): the
         // same step again from constant velocity before it is cut.
-        stats_.newton_iterations += rep.iterations;
+        counters_.newton_iterations += rep.iterations;
         iterations += rep.iterations;
         predict(t, h, u, false);
         rep = newton_.solve(context(t, h), u, jacobian_policy);
       }
-      stats_.newton_iterations += rep.iterations;
+      counters_.newton_iterations += rep.iterations;
       iterations += rep.iterations;
       if (!rep.converged) {
-        ++stats_.cut_steps;
+        ++counters_.cut_steps;
         h_cur = 0.5 * h;
         successes = 0;
         if (h_cur < dt_min) {
-          stats_.t_reached = t;
+          counters_.t_reached = t;
           std::string msg = format("t = %.6g s, step %.0f: Newton ", t, static_cast<double>(k));
           msg += "failed (" + rep.reason + ") after " + std::to_string(rep.iterations) + " iterations";
           if (!rep.largest_owner.empty())
@@ -561,7 +498,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       }
       commit(t, h, u);
       t = (h == remaining) ? t_target : t + h;
-      ++stats_.steps;
+      ++counters_.steps;
       if (h_cur < a.dt && ++successes >= 4) {
         h_cur = std::min(2.0 * h_cur, a.dt);
         successes = 0;
@@ -570,9 +507,9 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     step = k;
     const EnergyRecord e = energy(t);
     // A static load path is sampled at its increments, so its balance is no conservation law.
-    stats_.max_energy_drift = a.type == fem::AnalysisType::Static
+    counters_.max_energy_drift = a.type == fem::AnalysisType::Static
                                   ? std::numeric_limits<double>::quiet_NaN()
-                                  : std::max(stats_.max_energy_drift, std::abs(e.balance() - balance0_));
+                                  : std::max(counters_.max_energy_drift, std::abs(e.balance() - balance0_));
     // Every rank must agree to stop after the same step.
     int stop_local = (stop && stop->load()) ? 1 : 0, stop_any = 0;
     MPI_Allreduce(&stop_local, &stop_any, 1, MPI_INT, MPI_MAX, tableau_->comm());
@@ -601,13 +538,13 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       observer.on_progress(Progress{t, t_start, a.t_end, step, iterations,
                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
     if (stopping) {
-      stats_.interrupted = true;
+      interrupted_ = true;
       break;
     }
   }
-  stats_.t_reached = t;
+  counters_.t_reached = t;
   finish_statistics();
-  return stats_;
+  return statistics();
 }
 
 }  // namespace catena::solvers

@@ -11,6 +11,7 @@
 /// halved and retried down to `dt_min`; after four successful steps a cut step is doubled again.
 /// Below `dt_min` the run stops with a SolverFailure naming the time, the iteration, the largest
 /// residual and its owner; everything written so far stays valid.
+#include "solvers/factorization_log.hpp"
 #include "solvers/newton.hpp"
 #include "solvers/observer.hpp"
 
@@ -29,21 +30,9 @@ class SolverFailure : public std::runtime_error {
   double t_;
 };
 
-struct RunStatistics {
-  long steps = 0;              ///< converged time elements
-  long equilibrium_increments = 0;  ///< load increments of the initial static equilibrium
-  long cut_steps = 0;          ///< failed attempts answered by halving h
-  long newton_iterations = 0;
-  NewtonCounters newton;
-  long symbolic_factorizations = 0;
-  long numeric_factorizations = 0;
-  double factorization_seconds = 0.0;           ///< symbolic + numeric
-  double symbolic_factorization_seconds = 0.0;  ///< the one-off analysis (MUMPS: also its start-up)
-  double solve_seconds = 0.0;
-  double wall_seconds = 0.0;
-  double t_reached = 0.0;
-  double max_energy_drift = 0.0;  ///< max |balance − balance(0)| [J]; NaN for static analyses
-  bool interrupted = false;
+/// What a run counted, and how it ended.
+struct RunStatistics : RunCounters {
+  bool interrupted = false;  ///< stopped by a signal (TimeIntegrator::run's `stop`)
 };
 
 /// A run between two nominal steps, complete enough to continue it bit for bit in another process
@@ -70,26 +59,9 @@ struct IntegratorState {
   std::vector<Eigen::Matrix<double, 6, 1>> last_increment;
   double last_increment_h = 0.0;
   std::vector<std::vector<double>> element_history;  ///< one entry per model element
-  // Counters carried over, so that summary.json adds up as for an uninterrupted run.
-  long steps = 0;
-  long equilibrium_increments = 0;
-  long cut_steps = 0;
-  long newton_iterations = 0;
-  long residual_evaluations = 0;
-  long jacobian_evaluations = 0;
-  long linear_solves = 0;
-  long numeric_factorizations = 0;
-  double max_energy_drift = 0.0;
+  /// The run's counters up to here; a continued run carries on those marked Carry::Across.
+  RunCounters counters;
   KeptJacobian kept_jacobian;  ///< Newton's Jacobian kept across steps (run state)
-};
-
-/// Counts and times of the sparse factorizations, from PETSc's event log.
-struct LinearAlgebraLog {
-  long symbolic = 0;
-  long numeric = 0;
-  double factor_seconds = 0.0;  ///< symbolic + numeric
-  double symbolic_seconds = 0.0;
-  double solve_seconds = 0.0;
 };
 
 class TimeIntegrator {
@@ -107,7 +79,8 @@ class TimeIntegrator {
   RunStatistics run(Observer& observer, const std::atomic<bool>* stop = nullptr,
                     const IntegratorState* resume = nullptr);
 
-  [[nodiscard]] const RunStatistics& statistics() const { return stats_; }
+  /// The counters so far (Newton's and the PETSc log's are brought up to date by `run`'s end).
+  [[nodiscard]] RunStatistics statistics() const { return {counters_, interrupted_}; }
   [[nodiscard]] std::span<const fem::NodeState> states() const { return states_; }
   [[nodiscard]] std::span<fem::NodeState> states() { return states_; }
 
@@ -141,7 +114,6 @@ class TimeIntegrator {
   /// established, before the exact static solve (time_integrator.cpp).
   /// Returns whether the last round converged (an equilibrium at load factor 1).
   bool relax_mechanism(Vec u);
-  void collect_factorization_counts();
   /// The state after nominal step `step` at t (io writes it as a checkpoint).
   [[nodiscard]] IntegratorState snapshot(double t, long step, double h, int successes) const;
   /// MPI: every element's history on rank 0, from the rank that evaluates it (collective; the
@@ -152,6 +124,8 @@ class TimeIntegrator {
 
   fem::Model* model_;
   assembly::Tableau* tableau_;
+  RunCounters counters_;  ///< the run's, with those a continued run carries on
+  bool interrupted_ = false;
   Newton newton_;
   std::vector<fem::NodeState> states_;
   std::vector<double> full_solution_;
@@ -160,9 +134,6 @@ class TimeIntegrator {
   std::vector<Eigen::Matrix<double, 6, 1>> last_increment_;
   double last_increment_h_ = 0.0;
   fem::StepWork work_;
-  RunStatistics stats_;
-  /// Counters of the run a resumed one continues (added to this process's PETSc and Newton ones).
-  IntegratorState carried_;
   /// Rows and VTK frames of the output grids written so far (IntegratorState::frames,
   /// vtk_frames), the last one's step and t.
   long frames_ = 0;
@@ -172,7 +143,7 @@ class TimeIntegrator {
   long last_vtk_frame_step_ = 0;
   double last_vtk_frame_t_ = 0.0;
   double balance0_ = 0.0;
-  LinearAlgebraLog log_at_start_;
+  FactorizationLog factorization_log_;
   int rank_ = 0, ranks_ = 1;
   bool has_multipliers_ = false;  ///< the model has joints (multiplier unknowns)
   /// Under MPI, the elements whose histories this rank keeps (commit) and whose own unknowns it

@@ -320,7 +320,10 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   c.state.states[1].angular_velocity = fem::Vec3(std::nextafter(1.0, 2.0), 2, 3);
   c.state.work = {1.0 / 9.0, 2.0 / 9.0};
   c.state.element_history = {{1.0, std::acos(-1.0), -std::exp(1.0)}};
-  c.state.max_energy_drift = 1e-15 / 7.0;
+  c.state.counters.steps = 41;
+  c.state.counters.equilibrium_increments = 3;
+  c.state.counters.numeric_factorizations = 17;
+  c.state.counters.max_energy_drift = 1e-15 / 7.0;
   c.state.kept_jacobian = {
       true, 3, 8, 4, 7, 1e-3, fem::TimeScheme::Midpoint, 1, {1.0 / 3.0, -0.0, 5e-324, 1e300, 2, 3, 4, 5, 6},
       {std::sqrt(0.5), -std::sqrt(0.5), 0, std::sqrt(0.5), std::sqrt(0.5), 0, 0, 0, 1}};
@@ -339,6 +342,9 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   EXPECT_EQ(r.state.states[1].angular_velocity, c.state.states[1].angular_velocity);
   EXPECT_EQ(r.state.element_history, c.state.element_history);
   EXPECT_EQ(r.state.work.dissipated, c.state.work.dissipated);
+  EXPECT_EQ(r.state.counters.equilibrium_increments, 3);
+  EXPECT_EQ(r.state.counters.numeric_factorizations, 17);
+  EXPECT_EQ(r.state.counters.max_energy_drift, c.state.counters.max_energy_drift);
   EXPECT_EQ(r.state.vtk_frames, 2);
   EXPECT_EQ(r.state.last_vtk_frame_t, 0.25);
   EXPECT_TRUE(r.state.kept_jacobian.valid);
