@@ -197,9 +197,9 @@ int run_command(const RunOptions& options) {
     if (options.restart) summary.restarted_from = options.restart->string();
     write_summary_json(out / "summary.json", summary);
     if (!options.quiet && code != exit_solver_failure) {
-      const solvers::RunCounters& c = summary.counters;
-      std::cerr << "catena: " << summary.status << ": " << c.steps << " steps, " << c.newton_iterations
-                << " Newton iterations, " << c.wall_seconds << " s; ParaView: " << (out / "results.pvd").string() << '\n';
+      std::cerr << "catena: " << summary.status << ": " << summary.counters.steps << " steps, " << summary.counters.newton_iterations
+                << " Newton iterations, " << summary.counters.wall_seconds << " s; ParaView: " << (out / "results.pvd").string()
+                << '\n';
       if (code != exit_ok) std::cerr << "catena: " << summary.message << '\n';
     }
   }
