@@ -161,9 +161,9 @@ std::string checkpoint_text(const Checkpoint& c) {
     << "fingerprint " << hex64(c.model.hash) << " unknowns " << c.model.unknowns << " nodes " << c.model.nodes
     << " elements " << c.model.elements << '\n'
     << "t " << hex(s.t) << " step " << s.step << " h " << hex(s.h) << " successes " << s.successes << '\n'
-    << "frames " << s.frames << " last_frame_step " << s.last_frame_step << " last_frame_t " << hex(s.last_frame_t)
-    << " vtk_frames " << s.vtk_frames << " last_vtk_frame_step " << s.last_vtk_frame_step << " last_vtk_frame_t "
-    << hex(s.last_vtk_frame_t)
+    << "frames " << s.written.frames << " last_frame_step " << s.written.last_frame_step << " last_frame_t "
+    << hex(s.written.last_frame_t) << " vtk_frames " << s.written.vtk_frames << " last_vtk_frame_step "
+    << s.written.last_vtk_frame_step << " last_vtk_frame_t " << hex(s.written.last_vtk_frame_t)
     << " balance0 " << hex(s.balance0) << '\n'
     << "work " << hex(s.work.external_work) << ' ' << hex(s.work.dissipated) << '\n'
     << "counters";
@@ -236,12 +236,12 @@ Checkpoint read_checkpoint(const fs::path& file) {
   s.step = r.keyed_integer("step");
   s.h = r.keyed_real("h");
   s.successes = static_cast<int>(r.keyed_integer("successes"));
-  s.frames = r.keyed_integer("frames");
-  s.last_frame_step = r.keyed_integer("last_frame_step");
-  s.last_frame_t = r.keyed_real("last_frame_t");
-  s.vtk_frames = r.keyed_integer("vtk_frames");
-  s.last_vtk_frame_step = r.keyed_integer("last_vtk_frame_step");
-  s.last_vtk_frame_t = r.keyed_real("last_vtk_frame_t");
+  s.written.frames = r.keyed_integer("frames");
+  s.written.last_frame_step = r.keyed_integer("last_frame_step");
+  s.written.last_frame_t = r.keyed_real("last_frame_t");
+  s.written.vtk_frames = r.keyed_integer("vtk_frames");
+  s.written.last_vtk_frame_step = r.keyed_integer("last_vtk_frame_step");
+  s.written.last_vtk_frame_t = r.keyed_real("last_vtk_frame_t");
   s.balance0 = r.keyed_real("balance0");
   r.keyword("work");
   s.work.external_work = r.real("external work");

@@ -63,12 +63,12 @@ bool prepare_restart_output(const std::filesystem::path& out, const solvers::Int
   std::error_code ec;
   const bool own_directory = fs::exists(energy, ec) || fs::exists(sensors, ec) || fs::exists(out / VtkWriter::index_file_name, ec);
   if (!own_directory) {
-    vtk.resume(s.vtk_frames, s.last_vtk_frame_t);
+    vtk.resume(s.written.vtk_frames, s.written.last_vtk_frame_t);
     return false;
   }
-  const std::uintmax_t energy_size = CsvWriter::size_keeping_rows(energy, s.frames, s.last_frame_t);
-  const std::uintmax_t sensors_size = CsvWriter::size_keeping_rows(sensors, s.frames, s.last_frame_t);
-  vtk.resume(s.vtk_frames, s.last_vtk_frame_t);
+  const std::uintmax_t energy_size = CsvWriter::size_keeping_rows(energy, s.written.frames, s.written.last_frame_t);
+  const std::uintmax_t sensors_size = CsvWriter::size_keeping_rows(sensors, s.written.frames, s.written.last_frame_t);
+  vtk.resume(s.written.vtk_frames, s.written.last_vtk_frame_t);
   fs::resize_file(energy, energy_size);
   fs::resize_file(sensors, sensors_size);
   CheckpointWriter::remove_after(out, s.step);
@@ -140,7 +140,7 @@ int run_command(const RunOptions& options) {
     }
   } else if (setup_ok) {
     // Other ranks continue the frame numbering only; rank 0 checks and cuts the files.
-    if (restart) vtk->resume(restart->state.vtk_frames, restart->state.last_vtk_frame_t);
+    if (restart) vtk->resume(restart->state.written.vtk_frames, restart->state.written.last_vtk_frame_t);
     observers.add(*vtk);
   }
   if (!all_ranks_agree(setup_ok)) return exit_bad_input;
@@ -197,9 +197,9 @@ int run_command(const RunOptions& options) {
     if (options.restart) summary.restarted_from = options.restart->string();
     write_summary_json(out / "summary.json", summary);
     if (!options.quiet && code != exit_solver_failure) {
-      std::cerr << "catena: " << summary.status << ": " << summary.counters.steps << " steps, " << summary.counters.newton_iterations
-                << " Newton iterations, " << summary.counters.wall_seconds << " s; ParaView: " << (out / "results.pvd").string()
-                << '\n';
+      const solvers::RunCounters& c = summary.counters;
+      std::cerr << "catena: " << summary.status << ": " << c.steps << " steps, " << c.newton_iterations
+                << " Newton iterations, " << c.wall_seconds << " s; ParaView: " << (out / "results.pvd").string() << '\n';
       if (code != exit_ok) std::cerr << "catena: " << summary.message << '\n';
     }
   }

@@ -11,6 +11,17 @@
 
 namespace catena::solvers {
 
+/// CSV rows an uninterrupted run has written up to a nominal step (t = 0, the output grid; not the
+/// extra row of an interruption), the step and time of the last of them; the same for VTK frames.
+struct FramesWritten {
+  long frames = 0;
+  long last_frame_step = 0;
+  double last_frame_t = 0.0;
+  long vtk_frames = 0;
+  long last_vtk_frame_step = 0;
+  double last_vtk_frame_t = 0.0;
+};
+
 /// A run between two nominal steps, complete enough to continue it bit for bit in another process
 /// (a checkpoint, io/checkpoint.hpp): the integrator's own state, every node state, every
 /// element's history (`fem::Element::save_history`) and the counters that an uninterrupted run
@@ -20,14 +31,7 @@ struct IntegratorState {
   long step = 0;        ///< nominal steps completed
   double h = 0.0;       ///< step size control: the current (possibly cut) step [s]
   int successes = 0;    ///< step size control: converged sub-steps since the last cut or doubling
-  /// CSV rows an uninterrupted run has written up to here (t = 0, the output grid; not the extra
-  /// row of an interruption), the step and time of the last of them; the same for VTK frames.
-  long frames = 0;
-  long last_frame_step = 0;
-  double last_frame_t = 0.0;
-  long vtk_frames = 0;
-  long last_vtk_frame_step = 0;
-  double last_vtk_frame_t = 0.0;
+  FramesWritten written;
   double balance0 = 0.0;  ///< energy balance at t = 0, the reference of max_energy_drift
   std::vector<fem::NodeState> states;
   fem::StepWork work;  ///< accumulated from t = 0

@@ -27,12 +27,7 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.step = step;
   st.h = h;
   st.successes = successes;
-  st.frames = frames_;
-  st.last_frame_step = last_frame_step_;
-  st.last_frame_t = last_frame_t_;
-  st.vtk_frames = vtk_frames_;
-  st.last_vtk_frame_step = last_vtk_frame_step_;
-  st.last_vtk_frame_t = last_vtk_frame_t_;
+  st.written = written_;
   st.balance0 = balance0_;
   state_.save(st);
   st.element_history = save_element_histories(*model_, *tableau_);  // collective
@@ -50,12 +45,7 @@ void TimeIntegrator::restore(const IntegratorState& st) {
                                 std::to_string(nodes) + " and " + std::to_string(model_->elements.size()));
   state_.restore(st);
   restore_element_histories(*model_, st.element_history);
-  frames_ = st.frames;
-  last_frame_step_ = st.last_frame_step;
-  last_frame_t_ = st.last_frame_t;
-  vtk_frames_ = st.vtk_frames;
-  last_vtk_frame_step_ = st.last_vtk_frame_step;
-  last_vtk_frame_t_ = st.last_vtk_frame_t;
+  written_ = st.written;
   balance0_ = st.balance0;
   copy_carried(st.counters, counters_);
   factorization_log_.carry_on(st.counters);
@@ -102,12 +92,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     const EnergyRecord e0 = energy(0.0);
     balance0_ = e0.balance();
     emit(0, e0, true, true);
-    frames_ = 1;
-    last_frame_step_ = 0;
-    last_frame_t_ = 0.0;
-    vtk_frames_ = 1;
-    last_vtk_frame_step_ = 0;
-    last_vtk_frame_t_ = 0.0;
+    written_ = FramesWritten{.frames = 1, .vtk_frames = 1};  // the frame of t = 0
   }
   const double t_start = t;
   // The finishing figures: this process's counts plus those of the run it continues.
@@ -151,8 +136,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
             msg += format_numbers(", |R| = %.3g; largest entry %.3g in ", rep.residual_norm, rep.largest_residual) +
                    rep.largest_owner;
           msg += format_numbers("; step cut down to %.3g s < dt_min = %.3g s", h, dt_min);
-          if (last_frame_step_ != step || last_vtk_frame_step_ != step)
-            emit(step, energy(t), last_frame_step_ != step, last_vtk_frame_step_ != step);
+          if (written_.last_frame_step != step || written_.last_vtk_frame_step != step)
+            emit(step, energy(t), written_.last_frame_step != step, written_.last_vtk_frame_step != step);
           finish_statistics();
           throw SolverFailure(msg, t);
         }
@@ -180,14 +165,14 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     const bool frame_due = vtk_due(k) || k == n_steps;
     if (row_due || frame_due || stopping) emit(step, e, row_due || stopping, frame_due || stopping);
     if (row_due) {
-      ++frames_;
-      last_frame_step_ = step;
-      last_frame_t_ = t;
+      ++written_.frames;
+      written_.last_frame_step = step;
+      written_.last_frame_t = t;
     }
     if (frame_due) {
-      ++vtk_frames_;
-      last_vtk_frame_step_ = step;
-      last_vtk_frame_t_ = t;
+      ++written_.vtk_frames;
+      written_.last_vtk_frame_step = step;
+      written_.last_vtk_frame_t = t;
     }
     // Checkpoints between steps (none after the last: the run is complete); also when stopping,
     // so that an interrupted run can be resumed.

@@ -73,14 +73,7 @@ class TimeIntegrator {
   CommittedState state_;
   StaticEquilibrium equilibrium_;
   FactorizationLog factorization_log_;
-  /// Rows and VTK frames of the output grids written so far (IntegratorState::frames,
-  /// vtk_frames), the last one's step and t.
-  long frames_ = 0;
-  long last_frame_step_ = 0;
-  double last_frame_t_ = 0.0;
-  long vtk_frames_ = 0;
-  long last_vtk_frame_step_ = 0;
-  double last_vtk_frame_t_ = 0.0;
+  FramesWritten written_;  ///< rows and VTK frames of the output grids so far
   double balance0_ = 0.0;
   int rank_ = 0;
 };

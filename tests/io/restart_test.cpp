@@ -204,12 +204,13 @@ void check_restart_equivalence(const std::string& name, const std::string& model
   const Result f = run(with({"--out", fresh.string(), "--restart", checkpoint.string()}));
   ASSERT_EQ(f.code, 0) << f.output;
   const Checkpoint c = read_checkpoint(checkpoint);
-  const std::size_t continuation = read_csv(full / "energy.csv").size() - static_cast<std::size_t>(c.state.frames);
+  const std::size_t continuation =
+      read_csv(full / "energy.csv").size() - static_cast<std::size_t>(c.state.written.frames);
   ASSERT_EQ(read_csv(fresh / "energy.csv").size(), continuation);
   expect_same_results(full, fresh, continuation);
   EXPECT_EQ(read_pvd(fresh / "results.pvd").front().second, "results_" + [&] {
     char index[8];
-    std::snprintf(index, sizeof index, "%05ld", c.state.vtk_frames);
+    std::snprintf(index, sizeof index, "%05ld", c.state.written.vtk_frames);
     return std::string(index);
   }() + ".vtu");
 }
@@ -307,12 +308,12 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   c.state.step = 7;
   c.state.h = 1.0 / 3.0;
   c.state.successes = 2;
-  c.state.frames = 4;
-  c.state.last_frame_step = 6;
-  c.state.last_frame_t = 0.3 - 1e-17;
-  c.state.vtk_frames = 2;
-  c.state.last_vtk_frame_step = 5;
-  c.state.last_vtk_frame_t = 0.25;
+  c.state.written.frames = 4;
+  c.state.written.last_frame_step = 6;
+  c.state.written.last_frame_t = 0.3 - 1e-17;
+  c.state.written.vtk_frames = 2;
+  c.state.written.last_vtk_frame_step = 5;
+  c.state.written.last_vtk_frame_t = 0.25;
   c.state.balance0 = -1e-300;
   c.state.states.resize(2);
   c.state.states[1].position = fem::Vec3(1e-310, -0.0, 3.0 / 7.0);
@@ -345,8 +346,8 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   EXPECT_EQ(r.state.counters.equilibrium_increments, 3);
   EXPECT_EQ(r.state.counters.numeric_factorizations, 17);
   EXPECT_EQ(r.state.counters.max_energy_drift, c.state.counters.max_energy_drift);
-  EXPECT_EQ(r.state.vtk_frames, 2);
-  EXPECT_EQ(r.state.last_vtk_frame_t, 0.25);
+  EXPECT_EQ(r.state.written.vtk_frames, 2);
+  EXPECT_EQ(r.state.written.last_vtk_frame_t, 0.25);
   EXPECT_TRUE(r.state.kept_jacobian.valid);
   EXPECT_EQ(r.state.kept_jacobian.h, 1e-3);
   EXPECT_EQ(r.state.kept_jacobian.fresh_starts, 3);
