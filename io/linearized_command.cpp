@@ -142,7 +142,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       }
     }
     summary.status = "completed";
-    summary.newton_iterations = analysis.statistics().newton_iterations;
+    summary.counters.newton_iterations = analysis.counters().newton_iterations;
   } catch (const std::exception& e) {
     summary.status = "failed";
     summary.message = e.what();
