@@ -3,7 +3,9 @@
 #include "elements/autodiff.hpp"
 #include "fem/rotation.hpp"
 
+#include <map>
 #include <stdexcept>
+#include <vector>
 
 namespace catena::elements {
 
@@ -106,6 +108,21 @@ void NodeInertia::stamp_rates(const fem::StepState& s, fem::JacobianSink& mass, 
       damping.add<3, 3>(blocks[p], blocks[q], fem::Mat3(dF.block<3, 3>(3 * p, 3 * q)));
       mass.add<3, 3>(blocks[p], blocks[q], fem::Mat3(dF.block<3, 3>(3 * p, 6 + 3 * q)));
     }
+}
+
+void add_node_inertia(fem::Model& model) {
+  struct Collect final : fem::InertiaSink {
+    std::map<std::int32_t, std::vector<fem::InertiaLump>> by_node;
+    void add(const fem::InertiaLump& lump) override {
+      if (lump.mass != 0.0 || !lump.inertia.isZero()) by_node[lump.node.index].push_back(lump);
+    }
+  } lumps;
+  for (const auto& e : model.elements) e->inertia_lumps(lumps);
+  const fem::LinearizedSettings& a = model.analysis.linearized;
+  const TurningFrame frame{a.frame_angular_velocity, a.frame_centre};
+  for (const auto& [node, list] : lumps.by_node)
+    model.add_element<NodeInertia>("inertia of " + model.nodes[static_cast<std::size_t>(node)].name, model.nodes,
+                                   list, frame);
 }
 
 }  // namespace catena::elements

@@ -2,7 +2,8 @@
 /// All the inertia lumps carried by one frame or point node (fem::InertiaLump), merged into one
 /// rigid lump, as a linearized analysis sees it from a frame turning at a constant rate Ω about a
 /// point p (Ω = 0: an inertial frame). Built by linearized analyses only (solvers/linearized_analysis),
-/// never part of a time integration.
+/// never part of a time integration: `add_node_inertia` adds them to a model before its
+/// linearized analysis (solvers/linearized_analysis) is built.
 ///
 /// With the node at x, its rotation R = cay(b) R_0, the lump's centre c = x + R d and its inertia
 /// J = R J_0 Rᵀ about the centre, relative rates v = ẋ, w (spatial angular velocity relative to
@@ -19,6 +20,7 @@
 ///   - `stamp_rates`: mass ∂F/∂(a, α) and damping ∂F/∂(v, w) (Coriolis and gyroscopic, skew) at
 ///     the state.
 #include "fem/element.hpp"
+#include "fem/model.hpp"
 
 namespace catena::elements {
 
@@ -46,5 +48,10 @@ class NodeInertia final : public fem::Element {
 
 /// Merges lumps on one node into one: total mass, common centre, inertia about it (node axes).
 fem::InertiaLump merge_lumps(std::span<const fem::InertiaLump> lumps);
+
+/// Adds one NodeInertia per node that carries inertia to `model`: the lumps of every element,
+/// merged per node, seen from the turning frame of `model.analysis.linearized`. Call it once,
+/// before a linearized analysis of the model is built.
+void add_node_inertia(fem::Model& model);
 
 }  // namespace catena::elements

@@ -2,6 +2,7 @@
 
 #include "assembly/matrix_market.hpp"
 #include "assembly/petsc_session.hpp"
+#include "elements/node_inertia.hpp"
 #include "fem/rotation.hpp"
 #include "io/csv_writer.hpp"
 #include "io/summary_writer.hpp"
@@ -74,6 +75,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
   SummaryData summary;
   summary.model_name = model.name;
   try {
+    elements::add_node_inertia(model);
     solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
     const assembly::Tableau& tableau = analysis.tableau();
     summary.n_unknowns = tableau.n_global();

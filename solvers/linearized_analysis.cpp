@@ -1,14 +1,11 @@
 #include "solvers/linearized_analysis.hpp"
 
-#include "elements/node_inertia.hpp"
-
 #include <slepceps.h>
 #include <slepcpep.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 
 namespace catena::solvers {
 
@@ -20,22 +17,6 @@ using EpsHandle = assembly::Handle<EPS, EPSDestroy>;
 using PepHandle = assembly::Handle<PEP, PEPDestroy>;
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
-/// One NodeInertia per node that carries inertia: the lumps of every element, merged per node.
-void add_node_inertia(fem::Model& model) {
-  struct Collect final : fem::InertiaSink {
-    std::map<std::int32_t, std::vector<fem::InertiaLump>> by_node;
-    void add(const fem::InertiaLump& lump) override {
-      if (lump.mass != 0.0 || !lump.inertia.isZero()) by_node[lump.node.index].push_back(lump);
-    }
-  } lumps;
-  for (const auto& e : model.elements) e->inertia_lumps(lumps);
-  const fem::LinearizedSettings& a = model.analysis.linearized;
-  const elements::TurningFrame frame{a.frame_angular_velocity, a.frame_centre};
-  for (const auto& [node, list] : lumps.by_node)
-    model.add_element<elements::NodeInertia>("inertia of " + model.nodes[static_cast<std::size_t>(node)].name,
-                                             model.nodes, list, frame);
-}
 
 /// Shift-and-invert with a sparse LU of the model's linear solver.
 void configure_shift_invert(ST st, const std::string& linear_solver, const assembly::Tableau& t) {
@@ -89,7 +70,6 @@ std::complex<double> root_of_square(std::complex<double> mu) {
 }  // namespace
 
 LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model_(&model) {
-  add_node_inertia(model);
   tableau_ = std::make_unique<assembly::Tableau>(model, comm);
   newton_ = std::make_unique<Newton>(*tableau_, model.length_scale, newton_settings(model.analysis), counters_);
   state_ = std::make_unique<CommittedState>(model, *tableau_);

@@ -72,8 +72,9 @@ struct BucklingResult {
 
 class LinearizedAnalysis {
  public:
-  /// Adds one NodeInertia element per node with inertia to `model` (in the turning frame of the
-  /// settings), then builds the tableau. `model` must outlive this object.
+  /// Builds the tableau of `model`, whose inertia must already be in NodeInertia elements
+  /// (elements::add_node_inertia: M and the turning frame's terms come from them alone; solvers
+  /// do not link elements). `model` must outlive this object.
   LinearizedAnalysis(fem::Model& model, MPI_Comm comm);
   ~LinearizedAnalysis();
 

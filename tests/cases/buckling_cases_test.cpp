@@ -2,6 +2,7 @@
 // cubic one with second-order strain terms; Catena's co-rotational element differs, so each case
 // checks its own convergence to the theory (cases/<name>/README.md), with Meijaard's figures for
 // comparison there.
+#include "elements/node_inertia.hpp"
 #include "io/model_reader.hpp"
 #include "solvers/linearized_analysis.hpp"
 #include "support/case_reference.hpp"
@@ -19,6 +20,7 @@ namespace {
 solvers::BucklingResult buckle(const std::string& name, int elements) {
   const std::vector<std::string> overrides{"n=" + std::to_string(elements)};
   fem::Model model = io::read_model(std::string(CATENA_SOURCE_DIR) + "/cases/" + name + "/model.yaml", overrides);
+  elements::add_node_inertia(model);
   solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
   analysis.establish_state();
   return analysis.buckling();
@@ -72,6 +74,7 @@ TEST(CaseBucklingTorsion, ADeadTorqueDoesNotBuckle) {
   std::ofstream(file) << text;
   const std::vector<std::string> overrides{"n=4"};
   fem::Model model = io::read_model(file, overrides);
+  elements::add_node_inertia(model);
   solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
   analysis.establish_state();
   EXPECT_TRUE(std::isnan(analysis.buckling().linear_factor));

@@ -1,6 +1,7 @@
 // Eigen-analysis (solvers/linearized_analysis.hpp) against exact and classical values: cantilever
 // bending frequencies, free-free rigid modes, pendulums (with and without a damper), and the
 // rotating cantilever (flapwise and in-plane frequencies, Southwell coefficient).
+#include "elements/node_inertia.hpp"
 #include "io/model_reader.hpp"
 #include "solvers/linearized_analysis.hpp"
 
@@ -20,6 +21,7 @@ std::string model_path(const std::string& name) {
 
 EigenResult modes_of(const std::string& name, const std::vector<std::string>& overrides = {}) {
   fem::Model model = io::read_model(model_path(name), overrides);
+  elements::add_node_inertia(model);
   LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
   analysis.establish_state();
   analysis.linearize();

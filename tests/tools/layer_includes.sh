@@ -44,6 +44,7 @@ check refused elements/joint.hpp catena_assembly catena_ordering catena_fem
 check refused solvers/newton.hpp catena_assembly catena_ordering catena_fem
 check ok assembly/ordering.hpp catena_ordering catena_fem
 check refused assembly/tableau.hpp catena_ordering catena_fem
+check refused elements/node_inertia.hpp catena_solvers catena_assembly catena_ordering catena_fem
 check refused io/model_reader.hpp catena_solvers catena_assembly catena_elements catena_ordering catena_fem
 check refused solvers/time_integrator.hpp catena_input catena_elements catena_ordering catena_fem
 exit $((failures > 0))
