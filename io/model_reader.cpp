@@ -30,27 +30,6 @@ namespace catena::io {
 
 namespace {
 
-std::string format_error(const std::string& file, int line, int column, const std::string& key,
-                         const std::string& message) {
-  std::string out = file;
-  if (line > 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
-  out += ": ";
-  if (!key.empty()) out += key + ": ";
-  return out + message;
-}
-
-}  // namespace
-
-InputError::InputError(std::string file, int line, int column, std::string key, std::string message)
-    : std::runtime_error(format_error(file, line, column, key, message)),
-      file_(std::move(file)),
-      line_(line),
-      column_(column),
-      key_(std::move(key)),
-      message_(std::move(message)) {}
-
-namespace {
-
 constexpr std::array<std::string_view, 3> axis_names{"x", "y", "z"};
 constexpr std::array<std::string_view, 4> quaternion_components{"x", "y", "z", "w"};
 /// Support components: translations, then rotations (about the node's global axes).

@@ -1,6 +1,6 @@
 #include "io/yaml_cursor.hpp"
 
-#include "io/model_reader.hpp"
+#include "io/input_error.hpp"
 
 #include <algorithm>
 #include <array>

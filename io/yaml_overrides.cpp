@@ -1,6 +1,6 @@
 #include "io/yaml_overrides.hpp"
 
-#include "io/model_reader.hpp"
+#include "io/input_error.hpp"
 #include "io/yaml_schema.hpp"
 
 #include <algorithm>
