@@ -7,6 +7,7 @@
 #include "elements/point_mass.hpp"
 #include "elements/rigid_body.hpp"
 #include "elements/truss.hpp"
+#include "fem/cross_section.hpp"
 #include "fem/rotation.hpp"
 #include "io/yaml_cursor.hpp"
 #include "io/yaml_overrides.hpp"
@@ -84,16 +85,6 @@ bool read_bool(const Cursor& c, std::string_view what) {
   }
   return read_choice(c, booleans, what) == 1;  // fails with "expected <what>: one of false, true"
 }
-
-/// Geometric properties of a cross-section shape (docs/model-format.md, "Shapes").
-struct ShapeProperties {
-  double A = 0.0;       ///< area [m²]
-  double Iy = 0.0;      ///< second moment about local y [m⁴]
-  double Iz = 0.0;      ///< second moment about local z [m⁴]
-  double J = 0.0;       ///< torsion constant [m⁴]
-  double k = 0.0;       ///< shear coefficient
-  double radius = 0.0;  ///< for output [m]
-};
 
 /// A beam definition: its name and its elements, for `beam_loads`.
 struct BeamDefinition {
@@ -584,7 +575,7 @@ class ModelBuilder {
   }
 
   /// `shape: {rectangle: {width, height}} | {circle: {radius}} | {tube: {outer_radius, inner_radius}}`.
-  ShapeProperties read_shape(const Cursor& c) const {
+  fem::SectionGeometry read_shape(const Cursor& c) const {
     const std::string what = "a shape: rectangle {width, height}, circle {radius} or tube {outer_radius, inner_radius}";
     c.expect_map(what);
     c.check_keys(schema::shape);
@@ -593,31 +584,22 @@ class ModelBuilder {
     const auto length = [&](const Cursor& s, std::string_view key, std::string noun, Bound bound = Bound::Positive) {
       return read_number(s.get(key, "the " + noun + " [m]"), parameters_, Quantity{std::move(noun), "m", bound});
     };
-    constexpr double pi = std::numbers::pi;
-    ShapeProperties p;
+    // The shear coefficients are Cowper's at ν = 0 whatever the material's ν
+    // (docs/model-format.md, "Shapes").
+    constexpr double shear_coefficient_poisson_ratio = 0.0;
     if (const auto r = c.find("rectangle")) {
       r->expect_map("a rectangle {width, height}");
       r->check_keys(schema::rectangle);
       const double b = length(*r, "width", "width (along local y)");
       const double h = length(*r, "height", "height (along local z)");
-      const double big = std::max(b, h), small = std::min(b, h);
-      p.A = b * h;
-      p.Iy = b * h * h * h / 12.0;
-      p.Iz = h * b * b * b / 12.0;
-      const double ratio = small / big;
-      p.J = big * small * small * small * (1.0 / 3.0 - 0.21 * ratio * (1.0 - std::pow(ratio, 4) / 12.0));
-      p.k = 5.0 / 6.0;
-      p.radius = big / 2.0;
-    } else if (const auto circle = c.find("circle")) {
+      return fem::rectangle_section(b, h, shear_coefficient_poisson_ratio);
+    }
+    if (const auto circle = c.find("circle")) {
       circle->expect_map("a circle {radius}");
       circle->check_keys(schema::circle);
-      const double r = length(*circle, "radius", "radius");
-      p.A = pi * r * r;
-      p.Iy = p.Iz = pi * std::pow(r, 4) / 4.0;
-      p.J = pi * std::pow(r, 4) / 2.0;
-      p.k = 6.0 / 7.0;
-      p.radius = r;
-    } else if (const auto tube = c.find("tube")) {
+      return fem::circle_section(length(*circle, "radius", "radius"), shear_coefficient_poisson_ratio);
+    }
+    if (const auto tube = c.find("tube")) {
       tube->expect_map("a tube {outer_radius, inner_radius}");
       tube->check_keys(schema::tube);
       const double ro = length(*tube, "outer_radius", "outer radius");
@@ -626,14 +608,9 @@ class ModelBuilder {
       if (!(ri < ro))
         inner.fail("expected an inner radius [m] smaller than the outer radius " + format_number(ro) + "; found " +
                    inner.found());
-      p.A = pi * (ro * ro - ri * ri);
-      p.Iy = p.Iz = pi * (std::pow(ro, 4) - std::pow(ri, 4)) / 4.0;
-      p.J = pi * (std::pow(ro, 4) - std::pow(ri, 4)) / 2.0;
-      const double m2 = (ri / ro) * (ri / ro);
-      p.k = 6.0 * (1.0 + m2) * (1.0 + m2) / (7.0 * (1.0 + m2) * (1.0 + m2) + 20.0 * m2);
-      p.radius = ro;
+      return fem::tube_section(ro, ri, shear_coefficient_poisson_ratio);
     }
-    return p;
+    return {};
   }
 
   /// `material: {E, G or nu, rho}` with `shape`.
@@ -652,25 +629,25 @@ class ModelBuilder {
       const double nu = read_number(*nu_cursor, parameters_, Quantity{"Poisson's ratio nu", ""});
       if (!(nu > -1.0 && nu <= 0.5))
         nu_cursor->fail("expected a Poisson's ratio nu with -1 < nu <= 0.5; found " + nu_cursor->found());
-      G = E / (2.0 * (1.0 + nu));
+      G = fem::shear_modulus(E, nu);
     } else {
       static_cast<void>(material.get("G", "the shear modulus G [Pa], or Poisson's ratio nu"));
     }
     double rho = 0.0;
     if (const auto r = material.find("rho"))
       rho = read_number(*r, parameters_, Quantity{"density rho", "kg/m^3", Bound::NonNegative});
-    const ShapeProperties p = read_shape(shape);
+    const fem::SectionGeometry g = read_shape(shape);
     elements::BeamSection s;
-    s.EA = E * p.A;
-    s.GAy = s.GAz = p.k * G * p.A;
-    s.GJ = G * p.J;
-    s.EIy = E * p.Iy;
-    s.EIz = E * p.Iz;
-    s.rhoA = rho * p.A;
-    s.rhoJ = rho * (p.Iy + p.Iz);
-    s.rhoIy = rho * p.Iy;
-    s.rhoIz = rho * p.Iz;
-    s.radius = p.radius;
+    s.EA = E * g.area;
+    s.GAy = s.GAz = g.shear_coefficient * G * g.area;
+    s.GJ = G * g.torsion_constant;
+    s.EIy = E * g.second_moment_y;
+    s.EIz = E * g.second_moment_z;
+    s.rhoA = rho * g.area;
+    s.rhoJ = rho * (g.second_moment_y + g.second_moment_z);  // the polar moment, not the torsion constant
+    s.rhoIy = rho * g.second_moment_y;
+    s.rhoIz = rho * g.second_moment_z;
+    s.radius = g.radius;
     return s;
   }
 
