@@ -415,16 +415,8 @@ class ModelBuilder {
   fem::NodeId read_node(const Cursor& c) const {
     const std::string name = name_at(c, "a node name");
     if (const auto id = model_.find_node(name)) return *id;
-    std::string hint = did_you_mean(name, node_names_);
-    if (hint.empty()) {
-      if (node_names_.size() <= 12) {
-        const std::vector<std::string_view> views(node_names_.begin(), node_names_.end());
-        hint = " (defined: " + join(views) + ")";
-      } else {
-        hint = " (" + std::to_string(node_names_.size()) + " nodes are defined)";
-      }
-    }
-    c.fail("unknown node '" + name + "'" + hint);
+    c.fail("unknown node '" + name + "'" +
+           unknown_name_hint(name, node_names_, {.list_at_most = 12, .counted = "nodes are defined"}));
   }
 
   /// Reserves an element name (unique among all elements); errors point at `c`.
@@ -1167,13 +1159,8 @@ class ModelBuilder {
     if (it == set_index_.end()) {
       std::vector<std::string> names;
       for (const fem::NamedSet& s : model_.sets) names.push_back(s.name);
-      std::string hint = did_you_mean(name, names);
-      if (hint.empty()) {
-        const std::vector<std::string_view> views(names.begin(), names.end());
-        hint = names.empty() ? " (the model has no sets" + std::string(kind.empty() ? "" : " of ") + std::string(kind) + ")"
-                             : " (defined: " + join(views) + ")";
-      }
-      c.fail("unknown set '" + name + "'" + hint);
+      const std::string none = "the model has no sets" + std::string(kind.empty() ? "" : " of ") + std::string(kind);
+      c.fail("unknown set '" + name + "'" + unknown_name_hint(name, names, {.none = none}));
     }
     const fem::NamedSet& set = model_.sets[it->second];
     const std::string_view has = set.nodes.empty() ? "elements" : "nodes";
@@ -1256,12 +1243,8 @@ class ModelBuilder {
       if (it == beams_.end()) {
         std::vector<std::string> names;
         for (const auto& entry : beams_) names.push_back(entry.first);
-        std::string hint = did_you_mean(beam, names);
-        if (hint.empty()) {
-          const std::vector<std::string_view> views(names.begin(), names.end());
-          hint = names.empty() ? " (the model has no beams)" : " (defined: " + join(views) + ")";
-        }
-        beam_cursor.fail("unknown beam '" + beam + "'" + hint);
+        beam_cursor.fail("unknown beam '" + beam + "'" +
+                         unknown_name_hint(beam, names, {.none = "the model has no beams"}));
       }
       const Cursor force = item.get("force", "the force per unit length [N/m] as [x, y, z], functions of t");
       if (!force.is_sequence() || force.size() != 3)
@@ -1386,14 +1369,9 @@ class ModelBuilder {
       if (e->name() == name) return *e;
       names.push_back(e->name());
     }
-    std::string hint = did_you_mean(name, names);
-    if (hint.empty()) {
-      const std::vector<std::string_view> views(names.begin(), names.end());
-      hint = names.empty()        ? " (the model has no elements)"
-             : names.size() <= 12 ? " (defined: " + join(views) + ")"
-                                  : " (" + std::to_string(names.size()) + " elements are defined)";
-    }
-    c.fail("unknown element '" + name + "'" + hint);
+    c.fail("unknown element '" + name + "'" +
+           unknown_name_hint(name, names,
+                             {.none = "the model has no elements", .list_at_most = 12, .counted = "elements are defined"}));
   }
 
   /// The fields an element writes in `cell_values`, found by asking it once at t = 0.
@@ -1434,14 +1412,9 @@ class ModelBuilder {
     if (const auto it = frames.find(name); it != frames.end()) return it->second;
     std::vector<std::string> names;
     for (const auto& entry : frames) names.push_back(entry.first);
-    std::string hint = did_you_mean(name, names);
-    if (hint.empty()) {
-      const std::vector<std::string_view> views(names.begin(), names.end());
-      hint = names.empty()        ? " (the model has no " + std::string(noun) + "s)"
-             : names.size() <= 12 ? " (defined: " + join(views) + ")"
-                                  : " (" + std::to_string(names.size()) + " are defined)";
-    }
-    c.fail("unknown " + std::string(noun) + " '" + name + "'" + hint);
+    const DefinedNamesWording wording{
+        .none = "the model has no " + std::string(noun) + "s", .list_at_most = 12, .counted = "are defined"};
+    c.fail("unknown " + std::string(noun) + " '" + name + "'" + unknown_name_hint(name, names, wording));
   }
 
   /// `frame: <node>`, or one of `{node: n}`, `{body: b}` (a rigid body: origin at its centre of
