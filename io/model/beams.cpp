@@ -38,14 +38,14 @@ fem::Vec3 read_orientation(const ModelContext& context, const Cursor& item, cons
 
 }  // namespace
 
+constexpr ListSection beams_section{
+    "beams", "a list of beams {name, nodes, section}",
+    "a beam {name, nodes or from/to/elements, section or material and shape, orientation}", schema::beam};
+
 void read_beams(ModelContext& context) {
-  const auto list = context.list_section("beams", "a list of beams {name, nodes, section}");
-  if (!list) return;
   const fem::ParameterTable& parameters = context.parameters;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t) {
-    item.expect_map("a beam {name, nodes or from/to/elements, section or material and shape, orientation}");
-    item.check_keys(schema::beam);
+  for_each_section_item(context, beams_section, [&](const Cursor& item, std::size_t) {
     const Cursor name_cursor = item.get("name", "the beam's name; its elements and generated nodes are named after it");
     const std::string name = context.name_at(name_cursor, "a beam name");
     const int line = name_cursor.node().Mark().line + 1;
@@ -134,16 +134,15 @@ void read_beams(ModelContext& context) {
   });
 }
 
+constexpr ListSection beam_loads_section{"beam_loads", "a list of distributed beam loads {name, beam, force}",
+                                         "a distributed beam load {name, beam, force}", schema::beam_load};
+
 /// Distributed dead forces per unit length along every element of a beam definition, lumped:
 /// q L/2 on each end of each element.
 void read_beam_loads(ModelContext& context) {
-  const auto list = context.list_section("beam_loads", "a list of distributed beam loads {name, beam, force}");
-  if (!list) return;
   const fem::ParameterTable& parameters = context.parameters;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t i) {
-    item.expect_map("a distributed beam load {name, beam, force}");
-    item.check_keys(schema::beam_load);
+  for_each_section_item(context, beam_loads_section, [&](const Cursor& item, std::size_t i) {
     const auto name_cursor = item.find("name");
     const std::string name = name_cursor ? context.name_at(*name_cursor, "a load name") : "beam_load_" + std::to_string(i);
     const Cursor beam_cursor = item.get("beam", "the name of a beam definition");

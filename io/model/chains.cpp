@@ -71,16 +71,16 @@ std::vector<fem::Vec3> read_chain_points(ModelContext& context, const Cursor& it
 
 }  // namespace
 
+constexpr ListSection chains_section{
+    "chains",
+    "a list of chains of rigid bodies {name, bodies, from, direction, length or points, mass, inertia, joint, ground}",
+    "a chain {name, bodies, from, direction, length or points, mass, inertia, joint, ground}", schema::chain};
+
 /// Generates nodes and bodies `<name>_<k>` (k = 1..n, at the bodies' centres, x axis along the
 /// body) and joints `<name>_joint_<k>` at the first end of body k.
 void read_chains(ModelContext& context) {
-  const auto list = context.list_section("chains", "a list of chains of rigid bodies {name, bodies, from, direction, "
-                                                   "length or points, mass, inertia, joint, ground}");
-  if (!list) return;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t) {
-    item.expect_map("a chain {name, bodies, from, direction, length or points, mass, inertia, joint, ground}");
-    item.check_keys(schema::chain);
+  for_each_section_item(context, chains_section, [&](const Cursor& item, std::size_t) {
     const Cursor name_cursor = item.get("name", "the chain's name; its nodes, bodies and joints are named after it");
     const std::string name = context.name_at(name_cursor, "a chain name");
     const int line = name_cursor.node().Mark().line + 1;

@@ -78,13 +78,12 @@ void read_joint_laws(const ModelContext& context, const Cursor& c, std::string_v
   }
 }
 
+constexpr ListSection joints_section{"joints", "a list of joints {name, kind, nodes or node, at, axis}",
+                                     "a joint {name, kind, nodes or node, at, axis, laws}", schema::joint};
+
 void read_joints(ModelContext& context) {
-  const auto list = context.list_section("joints", "a list of joints {name, kind, nodes or node, at, axis}");
-  if (!list) return;
   const fem::ParameterTable& parameters = context.parameters;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t i) {
-    item.expect_map("a joint {name, kind, nodes or node, at, axis, laws}");
-    item.check_keys(schema::joint);
+  for_each_section_item(context, joints_section, [&](const Cursor& item, std::size_t i) {
     const std::string name = context.element_name(item, "joint", i);
     const std::string_view kind = read_joint_kind(item);
     elements::JointDefinition def = elements::joint_definition(kind);

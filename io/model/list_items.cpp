@@ -79,4 +79,18 @@ void for_each_item(ModelContext& context, const Cursor& list, const ItemVisitor&
   visit_items(context, list, visit, count);
 }
 
+void for_each_mapping(ModelContext& context, const Cursor& list, std::string_view what,
+                      std::span<const std::string_view> known, const ItemVisitor& visit) {
+  for_each_item(context, list, [&](const Cursor& item, std::size_t count) {
+    item.expect_map(what);
+    item.check_keys(known);
+    visit(item, count);
+  });
+}
+
+void for_each_section_item(ModelContext& context, const ListSection& section, const ItemVisitor& visit) {
+  if (const auto list = context.list_section(section.key, section.list_what))
+    for_each_mapping(context, *list, section.item_what, section.item_keys, visit);
+}
+
 }  // namespace catena::io::reader

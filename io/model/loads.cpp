@@ -20,13 +20,12 @@ std::array<fem::Expression, 3> read_load_vector(const ModelContext& context, con
 
 }  // namespace
 
+constexpr ListSection loads_section{"loads", "a list of nodal loads {node, force or moment}",
+                                    "a nodal load {name, node, force or moment, follower}", schema::load};
+
 void read_loads(ModelContext& context) {
-  const auto list = context.list_section("loads", "a list of nodal loads {node, force or moment}");
-  if (!list) return;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t i) {
-    item.expect_map("a nodal load {name, node, force or moment, follower}");
-    item.check_keys(schema::load);
+  for_each_section_item(context, loads_section, [&](const Cursor& item, std::size_t i) {
     const std::vector<fem::NodeId> nodes = context.target_nodes(item, "load");
     const std::vector<std::string> names = context.element_names(item, "load", i, nodes);
     const auto force = item.find("force");

@@ -23,9 +23,8 @@ void read_nodes(ModelContext& context) {
   list.expect_sequence("a list of nodes {name, position}");
   if (list.size() == 0) list.fail_expected("at least one node");
   const fem::ParameterTable& parameters = context.parameters;
-  for_each_item(context, list, [&](const Cursor& item, std::size_t) {
-    item.expect_map("a node {name, position, velocity, orientation, angular_velocity}");
-    item.check_keys(schema::node);
+  const std::string_view item_what = "a node {name, position, velocity, orientation, angular_velocity}";
+  for_each_mapping(context, list, item_what, schema::node, [&](const Cursor& item, std::size_t) {
     const Cursor name_cursor = item.get("name", "the node's name");
     const std::string name = context.name_at(name_cursor, "a node name");
     const int line = name_cursor.node().Mark().line + 1;

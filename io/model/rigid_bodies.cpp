@@ -57,13 +57,12 @@ fem::Mat3 read_inertia(const ModelContext& context, const Cursor& c) {
   return J;
 }
 
+constexpr ListSection rigid_bodies_section{"rigid_bodies", "a list of rigid bodies {name, node, mass, inertia, offset}",
+                                           "a rigid body {name, node, mass, inertia, offset}", schema::rigid_body};
+
 void read_rigid_bodies(ModelContext& context) {
-  const auto list = context.list_section("rigid_bodies", "a list of rigid bodies {name, node, mass, inertia, offset}");
-  if (!list) return;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t i) {
-    item.expect_map("a rigid body {name, node, mass, inertia, offset}");
-    item.check_keys(schema::rigid_body);
+  for_each_section_item(context, rigid_bodies_section, [&](const Cursor& item, std::size_t i) {
     const std::string name = context.element_name(item, "body", i);
     const fem::NodeId node = context.read_node(item.get("node", "the frame node carrying the body"));
     elements::RigidBodyProperties body;

@@ -101,9 +101,11 @@ void read_node_sensor(const ModelContext& context, const Cursor& item, const Cur
 
 }  // namespace
 
+constexpr ListSection sensors_section{"sensors", "a list of sensors {name, node, quantity, component}",
+                                      "a sensor {name, node, element or set, quantity, component, frame}",
+                                      schema::sensor};
+
 void read_sensors(ModelContext& context) {
-  const auto list = context.list_section("sensors", "a list of sensors {name, node, quantity, component}");
-  if (!list) return;
   std::map<std::string, int> first_line;
   // Sensor names are unique: they head the columns of sensors.csv.
   const auto claim = [&](const std::string& name, const Cursor& where) {
@@ -112,9 +114,7 @@ void read_sensors(ModelContext& context) {
                  "); expected a new name");
     first_line.emplace(name, where.node().Mark().line + 1);
   };
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t) {
-    item.expect_map("a sensor {name, node, element or set, quantity, component, frame}");
-    item.check_keys(schema::sensor);
+  for_each_section_item(context, sensors_section, [&](const Cursor& item, std::size_t) {
     const Cursor name_cursor = item.get("name", "the sensor's name, a column of sensors.csv");
     const std::string name = context.name_at(name_cursor, "a sensor name");
     if (name.find_first_of(",\"\n\r") != std::string::npos)

@@ -8,14 +8,13 @@
 
 namespace catena::io::reader {
 
+constexpr ListSection sets_section{"sets", "a list of named sets {name, nodes or elements}",
+                                   "a set {name, nodes or elements}", schema::set};
+
 /// Node sets are read once every node exists (before supports), element sets once every element
 /// but the loads exists (before loads): `element_sets` says which pass this is.
 void read_sets(ModelContext& context, bool element_sets) {
-  const auto list = context.list_section("sets", "a list of named sets {name, nodes or elements}");
-  if (!list) return;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t) {
-    item.expect_map("a set {name, nodes or elements}");
-    item.check_keys(schema::set);
+  for_each_section_item(context, sets_section, [&](const Cursor& item, std::size_t) {
     const auto nodes = item.find("nodes");
     const auto elements = item.find("elements");
     if (nodes && elements) elements->fail("expected either nodes or elements in one set; found both");

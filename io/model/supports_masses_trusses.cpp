@@ -35,13 +35,12 @@ std::array<bool, 6> read_fixed_components(const Cursor& item) {
 
 }  // namespace
 
+constexpr ListSection supports_section{"supports", "a list of supports {node, dofs}", "a support {node, dofs}",
+                                       schema::support};
+
 void read_supports(ModelContext& context) {
-  const auto list = context.list_section("supports", "a list of supports {node, dofs}");
-  if (!list) return;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t) {
-    item.expect_map("a support {node, dofs}");
-    item.check_keys(schema::support);
+  for_each_section_item(context, supports_section, [&](const Cursor& item, std::size_t) {
     const std::vector<fem::NodeId> nodes = context.target_nodes(item, "support");
     const std::array<bool, 6> fix = read_fixed_components(item);
     for (const fem::NodeId node : nodes) {
@@ -59,13 +58,12 @@ void read_supports(ModelContext& context) {
   });
 }
 
+constexpr ListSection masses_section{"masses", "a list of point masses {node, mass}", "a point mass {node, mass}",
+                                     schema::mass};
+
 void read_masses(ModelContext& context) {
-  const auto list = context.list_section("masses", "a list of point masses {node, mass}");
-  if (!list) return;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t i) {
-    item.expect_map("a point mass {node, mass}");
-    item.check_keys(schema::mass);
+  for_each_section_item(context, masses_section, [&](const Cursor& item, std::size_t i) {
     const std::vector<fem::NodeId> nodes = context.target_nodes(item, "mass");
     const std::vector<std::string> names = context.element_names(item, "mass", i, nodes);
     const double m =
@@ -77,13 +75,12 @@ void read_masses(ModelContext& context) {
   });
 }
 
+constexpr ListSection trusses_section{"trusses", "a list of trusses {name, nodes, EA}",
+                                      "a truss {name, nodes, EA, rest_length}", schema::truss};
+
 void read_trusses(ModelContext& context) {
-  const auto list = context.list_section("trusses", "a list of trusses {name, nodes, EA}");
-  if (!list) return;
   fem::Model& model = context.model;
-  for_each_item(context, *list, [&](const Cursor& item, std::size_t i) {
-    item.expect_map("a truss {name, nodes, EA, rest_length}");
-    item.check_keys(schema::truss);
+  for_each_section_item(context, trusses_section, [&](const Cursor& item, std::size_t i) {
     const std::string name = context.element_name(item, "truss", i);
     const Cursor ends = item.get("nodes", "the truss's two nodes [a, b]");
     if (!ends.is_sequence() || ends.size() != 2) ends.fail_expected("the truss's two node names [a, b]");
