@@ -1,6 +1,7 @@
 // Chains: n rigid bodies in series, each between two consecutive joint points (given, or along a
 // line), jointed at every shared point and optionally to the ground at the first one.
 #include "elements/joint_kinds.hpp"
+#include "elements/rigid_body.hpp"
 #include "io/model/list_items.hpp"
 #include "io/model/section_readers.hpp"
 #include "io/model/values.hpp"

@@ -1,4 +1,5 @@
 // Rigid bodies, and the inertia tensor that chains read too.
+#include "elements/rigid_body.hpp"
 #include "io/model/list_items.hpp"
 #include "io/model/section_readers.hpp"
 #include "io/yaml_schema.hpp"

@@ -4,7 +4,6 @@
 /// sections depend on each other (names must exist before they are used). A new top-level key
 /// gets its reader here, in a file of its own or in the file of the section it extends.
 #include "elements/joint.hpp"
-#include "elements/rigid_body.hpp"
 #include "io/model/model_context.hpp"
 
 #include <optional>
