@@ -78,7 +78,7 @@ inline int run_driver(int argc, char** argv, const char* size_name, std::vector<
       std::printf("%9d %9d %11ld %7ld %10.3f %11.3f %7.2f %9ld %8.3f %10.3f %10.3f %10.3f %9.3f %8.1f\n", n,
                   static_cast<int>(tableau.n_global()), tableau.n_nonzeros(), s.steps, 1e3 * s.wall_seconds / s.steps,
                   1e3 * cpu / static_cast<double>(s.steps),
-                  static_cast<double>(s.newton_iterations) / s.steps, s.numeric_factorizations, setup, s.newton.assembly_seconds,
+                  static_cast<double>(s.newton_iterations) / s.steps, s.numeric_factorizations, setup, s.assembly_seconds,
                   s.symbolic_factorization_seconds,
                   1e3 * (s.factorization_seconds - s.symbolic_factorization_seconds) /
                       static_cast<double>(std::max(1L, s.numeric_factorizations)),

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace catena::io {
@@ -103,6 +104,24 @@ class Reader {
   std::istream& in_;
 };
 
+/// A counter of the `counters` line: integers in decimal, doubles in hexadecimal.
+std::string counter_text(long value) { return std::to_string(value); }
+std::string counter_text(double value) { return hex(value); }
+
+void read_counter(Reader& r, std::string_view name, long& value) { value = r.integer(name); }
+void read_counter(Reader& r, std::string_view name, double& value) { value = r.real(name); }
+
+/// Calls `visit(field)` for the counters a checkpoint holds (solvers::Carry::Across), in the
+/// list's order: they are numbers.
+template <class Visitor>
+void for_each_carried_counter(Visitor&& visit) {
+  solvers::for_each_counter_field([&](const auto& field) {
+    using Value = std::remove_cvref_t<decltype(solvers::RunCounters{}.*field.member)>;
+    if constexpr (std::is_arithmetic_v<Value>)
+      if (field.carry == solvers::Carry::Across) visit(field);
+  });
+}
+
 }  // namespace
 
 ModelFingerprint fingerprint(const fem::Model& model, long n_unknowns) {
@@ -142,14 +161,14 @@ std::string checkpoint_text(const Checkpoint& c) {
     << "fingerprint " << hex64(c.model.hash) << " unknowns " << c.model.unknowns << " nodes " << c.model.nodes
     << " elements " << c.model.elements << '\n'
     << "t " << hex(s.t) << " step " << s.step << " h " << hex(s.h) << " successes " << s.successes << '\n'
-    << "frames " << s.frames << " last_frame_step " << s.last_frame_step << " last_frame_t " << hex(s.last_frame_t)
-    << " vtk_frames " << s.vtk_frames << " last_vtk_frame_step " << s.last_vtk_frame_step << " last_vtk_frame_t "
-    << hex(s.last_vtk_frame_t)
+    << "frames " << s.written.frames << " last_frame_step " << s.written.last_frame_step << " last_frame_t "
+    << hex(s.written.last_frame_t) << " vtk_frames " << s.written.vtk_frames << " last_vtk_frame_step "
+    << s.written.last_vtk_frame_step << " last_vtk_frame_t " << hex(s.written.last_vtk_frame_t)
     << " balance0 " << hex(s.balance0) << '\n'
     << "work " << hex(s.work.external_work) << ' ' << hex(s.work.dissipated) << '\n'
-    << "counters " << s.steps << ' ' << s.equilibrium_increments << ' ' << s.cut_steps << ' ' << s.newton_iterations
-    << ' ' << s.residual_evaluations << ' ' << s.jacobian_evaluations << ' ' << s.linear_solves << ' '
-    << s.numeric_factorizations << ' ' << hex(s.max_energy_drift) << '\n'
+    << "counters";
+  for_each_carried_counter([&](const auto& field) { o << ' ' << counter_text(s.counters.*field.member); });
+  o << '\n'
     << "increments " << s.last_increment.size() << ' ' << hex(s.last_increment_h) << '\n';
   for (const auto& inc : s.last_increment) {
     for (int k = 0; k < 6; ++k) o << (k ? " " : "") << hex(inc[k]);
@@ -217,26 +236,18 @@ Checkpoint read_checkpoint(const fs::path& file) {
   s.step = r.keyed_integer("step");
   s.h = r.keyed_real("h");
   s.successes = static_cast<int>(r.keyed_integer("successes"));
-  s.frames = r.keyed_integer("frames");
-  s.last_frame_step = r.keyed_integer("last_frame_step");
-  s.last_frame_t = r.keyed_real("last_frame_t");
-  s.vtk_frames = r.keyed_integer("vtk_frames");
-  s.last_vtk_frame_step = r.keyed_integer("last_vtk_frame_step");
-  s.last_vtk_frame_t = r.keyed_real("last_vtk_frame_t");
+  s.written.frames = r.keyed_integer("frames");
+  s.written.last_frame_step = r.keyed_integer("last_frame_step");
+  s.written.last_frame_t = r.keyed_real("last_frame_t");
+  s.written.vtk_frames = r.keyed_integer("vtk_frames");
+  s.written.last_vtk_frame_step = r.keyed_integer("last_vtk_frame_step");
+  s.written.last_vtk_frame_t = r.keyed_real("last_vtk_frame_t");
   s.balance0 = r.keyed_real("balance0");
   r.keyword("work");
   s.work.external_work = r.real("external work");
   s.work.dissipated = r.real("dissipated energy");
   r.keyword("counters");
-  s.steps = r.integer("steps");
-  s.equilibrium_increments = r.integer("equilibrium increments");
-  s.cut_steps = r.integer("cut steps");
-  s.newton_iterations = r.integer("Newton iterations");
-  s.residual_evaluations = r.integer("residual evaluations");
-  s.jacobian_evaluations = r.integer("Jacobian evaluations");
-  s.linear_solves = r.integer("linear solves");
-  s.numeric_factorizations = r.integer("numeric factorizations");
-  s.max_energy_drift = r.real("max energy drift");
+  for_each_carried_counter([&](const auto& field) { read_counter(r, field.name, s.counters.*field.member); });
   r.keyword("increments");
   const long n_increments = r.integer("the increment count");
   if (n_increments != 0 && n_increments != c.model.nodes) r.fail("increments for " + std::to_string(n_increments) +

@@ -18,6 +18,7 @@
 ///   work <external_work> <dissipated>
 ///   counters <steps> <equilibrium_increments> <cut_steps> <newton_iterations> <residual_evaluations>
 ///            <jacobian_evaluations> <linear_solves> <numeric_factorizations> <max_energy_drift>
+///            (the counters a continued run carries on, in the order of solvers/run_counters.hpp)
 ///   increments <n> <h>        then n lines `<Δx> <φ>` (6 values; static analyses)
 ///   node <i> <x y z> <vx vy vz> <qw qx qy qz> <ωx ωy ωz>       one line per node
 ///   element <i> <n> <values...>                                one line per element

@@ -1,5 +1,6 @@
 #include "io/commands.hpp"
 
+#include "assembly/collectives.hpp"
 #include "assembly/petsc_session.hpp"
 #include "assembly/tableau.hpp"
 #include "io/checkpoint.hpp"
@@ -41,33 +42,8 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.mpi_ranks = assembly::PetscSession::size();
   d.threads = tableau.threads();
   d.rows_per_rank = tableau.rows_per_rank();
-  d.steps = s.steps;
-  d.cut_steps = s.cut_steps;
-  d.newton_iterations = s.newton_iterations;
-  d.residual_evaluations = s.newton.residual_evaluations;
-  d.jacobian_evaluations = s.newton.jacobian_evaluations;
-  d.linear_solves = s.newton.linear_solves;
-  d.linear_solver = s.newton.linear_solver;
-  d.symbolic_factorizations = s.symbolic_factorizations;
-  d.numeric_factorizations = s.numeric_factorizations;
-  d.wall_seconds = s.wall_seconds;
-  d.assembly_seconds = s.newton.assembly_seconds;
-  d.factorization_seconds = s.factorization_seconds;
-  d.symbolic_factorization_seconds = s.symbolic_factorization_seconds;
-  d.solve_seconds = s.solve_seconds;
-  d.t_reached = s.t_reached;
-  d.max_energy_drift = s.max_energy_drift;
-  if (s.equilibrium_increments > 0)
-    d.extra.emplace_back("equilibrium_increments", static_cast<double>(s.equilibrium_increments));
+  d.counters = s;  // the counters alone
   return d;
-}
-
-/// Every rank learns whether all of them set up their output (rank 0 all files, the others their
-/// VTK pieces).
-bool all_ranks_agree(bool ok_here) {
-  int ok = ok_here ? 1 : 0, all_ok = 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
-  return all_ok != 0;
 }
 
 /// Restart into `out`: when it holds the results of the run the checkpoint belongs to, cut them
@@ -80,12 +56,12 @@ bool prepare_restart_output(const std::filesystem::path& out, const solvers::Int
   std::error_code ec;
   const bool own_directory = fs::exists(energy, ec) || fs::exists(sensors, ec) || fs::exists(out / VtkWriter::index_file_name, ec);
   if (!own_directory) {
-    vtk.resume(s.vtk_frames, s.last_vtk_frame_t);
+    vtk.resume(s.written.vtk_frames, s.written.last_vtk_frame_t);
     return false;
   }
-  const std::uintmax_t energy_size = CsvWriter::size_keeping_rows(energy, s.frames, s.last_frame_t);
-  const std::uintmax_t sensors_size = CsvWriter::size_keeping_rows(sensors, s.frames, s.last_frame_t);
-  vtk.resume(s.vtk_frames, s.last_vtk_frame_t);
+  const std::uintmax_t energy_size = CsvWriter::size_keeping_rows(energy, s.written.frames, s.written.last_frame_t);
+  const std::uintmax_t sensors_size = CsvWriter::size_keeping_rows(sensors, s.written.frames, s.written.last_frame_t);
+  vtk.resume(s.written.vtk_frames, s.written.last_vtk_frame_t);
   fs::resize_file(energy, energy_size);
   fs::resize_file(sensors, sensors_size);
   CheckpointWriter::remove_after(out, s.step);
@@ -157,10 +133,11 @@ int run_command(const RunOptions& options) {
     }
   } else if (setup_ok) {
     // Other ranks continue the frame numbering only; rank 0 checks and cuts the files.
-    if (restart) vtk->resume(restart->state.vtk_frames, restart->state.last_vtk_frame_t);
+    if (restart) vtk->resume(restart->state.written.vtk_frames, restart->state.written.last_vtk_frame_t);
     observers.add(*vtk);
   }
-  if (!all_ranks_agree(setup_ok)) return exit_bad_input;
+  // Rank 0 sets up all files, the others their VTK pieces.
+  if (!assembly::all_ranks_agree(setup_ok)) return exit_bad_input;
   if (is_root() && !options.quiet) {
     std::cerr << "catena: " << model->name << ": " << tableau->n_global() << " unknowns, " << tableau->n_nonzeros()
               << " non-zeros, " << assembly::PetscSession::size() << " rank(s); output in " << out.string() << '\n';
@@ -214,9 +191,9 @@ int run_command(const RunOptions& options) {
     if (options.restart) summary.restarted_from = options.restart->string();
     write_summary_json(out / "summary.json", summary);
     if (!options.quiet && code != exit_solver_failure) {
-      std::cerr << "catena: " << summary.status << ": " << summary.steps << " steps, " << summary.newton_iterations
-                << " Newton iterations, " << summary.wall_seconds << " s; ParaView: " << (out / "results.pvd").string()
-                << '\n';
+      const solvers::RunCounters& c = summary.counters;
+      std::cerr << "catena: " << summary.status << ": " << c.steps << " steps, " << c.newton_iterations
+                << " Newton iterations, " << c.wall_seconds << " s; ParaView: " << (out / "results.pvd").string() << '\n';
       if (code != exit_ok) std::cerr << "catena: " << summary.message << '\n';
     }
   }

@@ -2,8 +2,10 @@
 
 #include "io/output_directory.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -56,6 +58,24 @@ class JsonObject {
   std::string text_;
 };
 
+std::string counter_text(long value) { return std::to_string(value); }
+std::string counter_text(double value) { return json_number(value); }
+std::string counter_text(const std::string& value) { return json_string(value); }
+
+bool is_set(long value) { return value != 0; }
+bool is_set(double value) { return value != 0.0; }
+bool is_set(const std::string& value) { return !value.empty(); }
+
+/// The counters reported in one of `reports`, in the list's order; those reported when set only
+/// when they are.
+void add_counters(JsonObject& o, const solvers::RunCounters& counters, std::initializer_list<solvers::Report> reports) {
+  solvers::for_each_counter_field([&](const auto& field) {
+    if (std::find(reports.begin(), reports.end(), field.report) == reports.end()) return;
+    const auto& value = counters.*field.member;
+    if (field.report == solvers::Report::Always || is_set(value)) o.add(field.name, counter_text(value));
+  });
+}
+
 }  // namespace
 
 std::string summary_json(const SummaryData& d) {
@@ -71,24 +91,10 @@ std::string summary_json(const SummaryData& d) {
   for (std::size_t i = 0; i < d.rows_per_rank.size(); ++i)
     rows += (i == 0 ? "" : ", ") + std::to_string(d.rows_per_rank[i]);
   o.add("rows_per_rank", rows + ']');
-  o.add("steps", std::to_string(d.steps));
-  o.add("cut_steps", std::to_string(d.cut_steps));
-  o.add("newton_iterations", std::to_string(d.newton_iterations));
-  o.add("residual_evaluations", std::to_string(d.residual_evaluations));
-  o.add("jacobian_evaluations", std::to_string(d.jacobian_evaluations));
-  o.add("linear_solves", std::to_string(d.linear_solves));
-  if (!d.linear_solver.empty()) o.add("linear_solver", json_string(d.linear_solver));
-  o.add("symbolic_factorizations", std::to_string(d.symbolic_factorizations));
-  o.add("numeric_factorizations", std::to_string(d.numeric_factorizations));
-  o.add("wall_seconds", json_number(d.wall_seconds));
-  o.add("assembly_seconds", json_number(d.assembly_seconds));
-  o.add("factorization_seconds", json_number(d.factorization_seconds));
-  o.add("symbolic_factorization_seconds", json_number(d.symbolic_factorization_seconds));
-  o.add("solve_seconds", json_number(d.solve_seconds));
-  o.add("t_reached", json_number(d.t_reached));
-  o.add("max_energy_drift", json_number(d.max_energy_drift));
+  add_counters(o, d.counters, {solvers::Report::Always, solvers::Report::WhenSet});
   if (!d.checkpoint.empty()) o.add("checkpoint", json_string(d.checkpoint));
   if (!d.restarted_from.empty()) o.add("restarted_from", json_string(d.restarted_from));
+  add_counters(o, d.counters, {solvers::Report::TrailingWhenSet});
   for (const auto& [name, value] : d.extra) o.add(name, json_number(value));
   return o.finish();
 }

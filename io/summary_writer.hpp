@@ -1,8 +1,11 @@
 #pragma once
 /// summary.json: what a run did, in one flat JSON object (one key per field below, in this order,
-/// the optional `checkpoint` and `restarted_from` only when set, then the `extra` entries as
-/// further keys). Strings are JSON-escaped, doubles written with 17
+/// the counters by their list (solvers/run_counters.hpp), the optional `checkpoint` and
+/// `restarted_from` only when set, the counters reported at the end when set, then the `extra`
+/// entries as further keys). Strings are JSON-escaped, doubles written with 17
 /// significant digits, NaN and infinities as null.
+#include "solvers/run_counters.hpp"
+
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -19,22 +22,8 @@ struct SummaryData {
   int mpi_ranks = 1;
   int threads = 1;  ///< threads stamping the elements at the end of the run (assembly::Tableau)
   std::vector<long> rows_per_rank;
-  long steps = 0;      ///< converged time elements (a cut step counts each part)
-  long cut_steps = 0;  ///< time elements retried with a smaller step
-  long newton_iterations = 0;
-  long residual_evaluations = 0;
-  long jacobian_evaluations = 0;
-  long linear_solves = 0;
-  std::string linear_solver;  ///< the factorization package in use at the end (petsc, superlu, mumps, ...)
-  long symbolic_factorizations = 0;
-  long numeric_factorizations = 0;
-  double wall_seconds = 0.0;
-  double assembly_seconds = 0.0;
-  double factorization_seconds = 0.0;           ///< symbolic + numeric
-  double symbolic_factorization_seconds = 0.0;  ///< part of the above
-  double solve_seconds = 0.0;
-  double t_reached = 0.0;         ///< [s]
-  double max_energy_drift = 0.0;  ///< max |balance − balance(t = 0)| over the frames [J]
+  /// Written as keys in the order of solvers::run_counter_fields (solvers/run_counters.hpp).
+  solvers::RunCounters counters;
   /// The last checkpoint written (`output.checkpoint_every`), the one to pass to --restart; the
   /// key `checkpoint` is written only when there is one.
   std::string checkpoint;

@@ -91,7 +91,9 @@ std::complex<double> root_of_square(std::complex<double> mu) {
 LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model_(&model) {
   add_node_inertia(model);
   tableau_ = std::make_unique<assembly::Tableau>(model, comm);
-  integrator_ = std::make_unique<TimeIntegrator>(model, *tableau_);
+  newton_ = std::make_unique<Newton>(*tableau_, model.length_scale, newton_settings(model.analysis), counters_);
+  state_ = std::make_unique<CommittedState>(model, *tableau_);
+  equilibrium_ = std::make_unique<StaticEquilibrium>(model, *tableau_, *newton_, *state_, counters_);
   u_ = tableau_->create_vector();
   for (assembly::MatHandle* m : {&K_, &D_, &M_})
     check(MatDuplicate(tableau_->jacobian(), MAT_DO_NOT_COPY_VALUES, m->out()), "MatDuplicate");
@@ -100,19 +102,19 @@ LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model
 LinearizedAnalysis::~LinearizedAnalysis() = default;
 
 fem::StepState LinearizedAnalysis::static_context(double load_factor) const {
-  return fem::StepState{0.0, 0.0, fem::TimeScheme::Static, model_->nodes, integrator_->states(), {}, nullptr, load_factor};
+  return fem::StepState{0.0, 0.0, fem::TimeScheme::Static, model_->nodes, state_->states(), {}, nullptr, load_factor};
 }
 
 void LinearizedAnalysis::establish_state() {
-  integrator_->check_redundancy(u_);
+  equilibrium_->check_redundancy(u_);
   const fem::AnalysisSettings& a = model_->analysis;
   const double target = a.type == fem::AnalysisType::Buckling ? a.linearized.preload : 1.0;
-  if (a.linearized.about_equilibrium && target != 0.0) integrator_->solve_equilibrium(u_, 0.0, target);
+  if (a.linearized.about_equilibrium && target != 0.0) equilibrium_->solve(u_, 0.0, target);
   load_factor_ = a.linearized.about_equilibrium ? target : 1.0;
 }
 
 void LinearizedAnalysis::linearize(double load_factor) {
-  integrator_->linearization_point(u_);
+  state_->linearization_point(u_);
   const fem::StepState s = static_context(load_factor);
   tableau_->assemble_jacobian(s, u_, K_);
   tableau_->assemble_rate_matrices(s, u_, M_, D_);
@@ -280,10 +282,10 @@ BucklingResult LinearizedAnalysis::buckling() {
   linearize(p);
   assembly::MatHandle Kp, minus_K1;
   check(MatDuplicate(K_, MAT_COPY_VALUES, Kp.out()), "MatDuplicate");
-  integrator_->solve_equilibrium(u_, p, p - delta);
+  equilibrium_->solve(u_, p, p - delta);
   linearize(p - delta);
   check(MatDuplicate(K_, MAT_COPY_VALUES, minus_K1.out()), "MatDuplicate");
-  integrator_->solve_equilibrium(u_, p - delta, p + delta);
+  equilibrium_->solve(u_, p - delta, p + delta);
   linearize(p + delta);
   check(MatAXPY(minus_K1, -1.0, K_, SAME_NONZERO_PATTERN), "MatAXPY");  // K(p − δ) − K(p + δ)
   check(MatScale(minus_K1, 0.5 / delta), "MatScale");
@@ -318,7 +320,7 @@ BucklingResult LinearizedAnalysis::buckling() {
   }
   double at = p + delta;
   auto lowest_at = [&](double factor) {
-    integrator_->solve_equilibrium(u_, at, factor);
+    equilibrium_->solve(u_, at, factor);
     at = factor;
     linearize(factor);
     return lowest_eigenvalue(metric);

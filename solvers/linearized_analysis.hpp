@@ -18,7 +18,10 @@
 /// buckling problem about the preloaded state p), and the lowest eigenvalue of K (in a metric that
 /// needs no inertia, BucklingPoint) tracked along the static load path until it crosses zero.
 #include "assembly/tableau.hpp"
-#include "solvers/time_integrator.hpp"
+#include "solvers/committed_state.hpp"
+#include "solvers/newton.hpp"
+#include "solvers/run_counters.hpp"
+#include "solvers/static_equilibrium.hpp"
 
 #include <complex>
 #include <memory>
@@ -88,10 +91,11 @@ class LinearizedAnalysis {
   [[nodiscard]] Mat damping() const { return D_; }
   [[nodiscard]] Mat mass() const { return M_; }
   [[nodiscard]] const assembly::Tableau& tableau() const { return *tableau_; }
-  [[nodiscard]] std::span<const fem::NodeState> states() const { return integrator_->states(); }
-  [[nodiscard]] const RunStatistics& statistics() const { return integrator_->statistics(); }
+  [[nodiscard]] std::span<const fem::NodeState> states() const { return state_->states(); }
+  /// What the static solves counted (Newton iterations, increments).
+  [[nodiscard]] const RunCounters& counters() const { return counters_; }
   /// Energies of the current states (collective).
-  [[nodiscard]] EnergyRecord energy() const { return integrator_->energy(0.0); }
+  [[nodiscard]] EnergyRecord energy() const { return state_->energy(0.0); }
 
  /// An eigenvalue (μ or s) with the real part of its vector (global numbering).
   struct Pair {
@@ -110,7 +114,10 @@ class LinearizedAnalysis {
 
   fem::Model* model_;
   std::unique_ptr<assembly::Tableau> tableau_;
-  std::unique_ptr<TimeIntegrator> integrator_;
+  RunCounters counters_;
+  std::unique_ptr<Newton> newton_;
+  std::unique_ptr<CommittedState> state_;
+  std::unique_ptr<StaticEquilibrium> equilibrium_;  ///< the linearization point's and the buckling path's
   assembly::VecHandle u_;
   assembly::MatHandle K_, D_, M_;
   double load_factor_ = 0.0;  ///< of the current states

@@ -68,8 +68,8 @@ PetscErrorCode quietly(Call call) {
 
 }  // namespace
 
-Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings)
-    : tableau_(&tableau), settings_(settings), transport_(tableau) {
+Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings, RunCounters& counters)
+    : tableau_(&tableau), settings_(settings), transport_(tableau), counters_(&counters) {
   int ranks = 1;
   MPI_Comm_size(tableau.comm(), &ranks);
   // On one rank `auto` is PETSc's own LU without pivoting in the saddle-point order
@@ -121,7 +121,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     check(PetscOptionsHasName(nullptr, nullptr, "-pc_factor_mat_ordering_type", &ordering_given), "PetscOptionsHasName");
     pivot_free_ = chosen && std::string_view(chosen) == MATSOLVERPETSC && !ordering_given;
     pivot_free_configured_ = pivot_free_;
-    counters_.linear_solver = chosen ? chosen : package;
+    counters_->linear_solver = chosen ? chosen : package;
     // Several ranks, and no package or preconditioner asked for after `--`: each rank's interior
     // without pivoting, where the cut between ranks is narrow (solvers/interface_schur_lu.hpp).
     PetscBool package_given = PETSC_FALSE, pc_given = PETSC_FALSE;
@@ -191,10 +191,10 @@ void Newton::restore_kept_jacobian(const KeptJacobian& state) {
 
 void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) {
   const auto start = std::chrono::steady_clock::now();
-  ++counters_.residual_evaluations;
+  ++counters_->residual_evaluations;
   if (with_jacobian) {
     kept_ = false;  // the matrix is being overwritten; kept again once assembled
-    ++counters_.jacobian_evaluations;
+    ++counters_->jacobian_evaluations;
     const Mat J = tableau_->jacobian();
     tableau_->assemble(context, u, residual_, J);
     if (shift_) check(MatDiagonalSet(J, shift_, ADD_VALUES), "MatDiagonalSet");
@@ -207,11 +207,11 @@ void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) 
     tableau_->assemble_residual(context, u, residual_);
     transport_.update(context, u);
   }
-  counters_.assembly_seconds += seconds_since(start);
+  counters_->assembly_seconds += seconds_since(start);
 }
 
 bool Newton::solve_linear() {
-  ++counters_.linear_solves;
+  ++counters_->linear_solves;
   // The factorization happens inside the first solve after the matrix changed (PCSetUp).
   // A kept Jacobian is applied as T J Tᵀ, turned with the nodes (solvers/jacobian_transport.hpp).
   Vec rhs = residual_;
@@ -281,10 +281,10 @@ void Newton::select_lu(bool pivot_free) {
   check(PCReset(pc), "PCReset");
   if (interface_lu_ && pivot_free) {
     interface_lu_->install(pc);
-    counters_.linear_solver = InterfaceSchurLU::name;
+    counters_->linear_solver = InterfaceSchurLU::name;
   } else {
     const char* package = pivot_free ? MATSOLVERPETSC : interface_lu_ ? MATSOLVERMUMPS : MATSOLVERSUPERLU;
-    counters_.linear_solver = package;
+    counters_->linear_solver = package;
     check(PCSetType(pc, PCLU), "PCSetType");
     check(PCFactorSetMatSolverType(pc, package), "PCFactorSetMatSolverType");
     check(PCFactorSetMatOrderingType(pc, pivot_free ? saddle_point_ordering_name() : MATORDERINGNATURAL),

@@ -47,6 +47,7 @@
 #include "assembly/tableau.hpp"
 #include "solvers/interface_schur_lu.hpp"
 #include "solvers/jacobian_transport.hpp"
+#include "solvers/run_counters.hpp"
 
 #include <petscksp.h>
 
@@ -71,6 +72,11 @@ struct NewtonSettings {
   double tolerance = 1e-10;
   std::string linear_solver = "auto";  ///< auto | mumps | klu | umfpack | superlu | petsc
 };
+
+/// The analysis' Newton settings (max_newton_iterations, newton_tolerance, linear_solver).
+[[nodiscard]] inline NewtonSettings newton_settings(const fem::AnalysisSettings& a) {
+  return NewtonSettings{a.max_newton_iterations, a.newton_tolerance, a.linear_solver};
+}
 
 /// The Jacobian a solver keeps across time elements, as run state: a checkpoint holds it, so that
 /// a continued run takes the iterations of the uninterrupted one (bit for bit).
@@ -106,15 +112,6 @@ struct NewtonReport {
   int kept_corrections = 0;   ///< corrections made with a Jacobian from an earlier iterate
   bool old_jacobian_failed = false;  ///< the Jacobian from an earlier step failed: started afresh
   bool singular = false;             ///< it stopped because the linear solve failed (a singular Jacobian)
-};
-
-/// Counters and times over the whole run (this rank), for summary.json.
-struct NewtonCounters {
-  std::string linear_solver;      ///< the factorization package in use: petsc, superlu, mumps, ...
-  long residual_evaluations = 0;  ///< element passes that produced a residual
-  long jacobian_evaluations = 0;  ///< element passes that produced a Jacobian (each then factored)
-  long linear_solves = 0;
-  double assembly_seconds = 0.0;
 };
 
 class Newton {
@@ -155,7 +152,9 @@ class Newton {
   /// residuals for 12 → 63 Jacobians, the others within 2 %.
   static constexpr int aging_budget = 10;
 
-  Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings);
+  /// Counts its work into `counters` (this rank's residual and Jacobian evaluations, linear solves,
+  /// assembly time, the package in use), which must outlive it.
+  Newton(assembly::Tableau& tableau, double length_scale, const NewtonSettings& settings, RunCounters& counters);
   Newton(const Newton&) = delete;
   Newton& operator=(const Newton&) = delete;
 
@@ -173,7 +172,6 @@ class Newton {
     shift_ = shift;
     kept_ = false;
   }
-  [[nodiscard]] const NewtonCounters& counters() const { return counters_; }
 
  private:
   enum class Start {
@@ -207,7 +205,7 @@ class Newton {
   assembly::VecHandle residual_, correction_, inverse_scale_, scratch_, predictor_;
   JacobianTransport transport_;       ///< co-rotates the kept Jacobian for chord corrections
   assembly::VecHandle turned_;        ///< the residual in the kept Jacobian's axes
-  NewtonCounters counters_;
+  RunCounters* counters_;
   Vec shift_ = nullptr;
   bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
   /// Several ranks with a narrow cut: the pivot-free solve (absent: MUMPS throughout).

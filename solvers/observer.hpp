@@ -41,7 +41,7 @@ struct Progress {
   double wall_seconds = 0.0;
 };
 
-struct IntegratorState;  // solvers/time_integrator.hpp
+struct IntegratorState;  // solvers/integrator_state.hpp
 
 /// Under MPI, `on_frame` is called on every rank (each keeps every node state: VTK pieces are
 /// written per rank), `on_progress` and `on_checkpoint` on rank 0 only. An observer that writes

@@ -11,85 +11,28 @@
 /// halved and retried down to `dt_min`; after four successful steps a cut step is doubled again.
 /// Below `dt_min` the run stops with a SolverFailure naming the time, the iteration, the largest
 /// residual and its owner; everything written so far stays valid.
+///
+/// The integrator drives the steps; the state it advances and the commit of a converged step
+/// are solvers/committed_state.hpp's, the initial equilibrium solvers/static_equilibrium.hpp's,
+/// the counters solvers/run_counters.hpp's (the factorizations from solvers/factorization_log.hpp),
+/// the elements' histories in a checkpoint solvers/element_histories.hpp's.
+#include "solvers/committed_state.hpp"
+#include "solvers/factorization_log.hpp"
+#include "solvers/integrator_state.hpp"
 #include "solvers/newton.hpp"
 #include "solvers/observer.hpp"
+#include "solvers/run_counters.hpp"
+#include "solvers/solver_failure.hpp"
+#include "solvers/static_equilibrium.hpp"
 
 #include <atomic>
-#include <vector>
-#include <stdexcept>
+#include <span>
 
 namespace catena::solvers {
 
-class SolverFailure : public std::runtime_error {
- public:
-  SolverFailure(const std::string& message, double t) : std::runtime_error(message), t_(t) {}
-  [[nodiscard]] double time() const { return t_; }
-
- private:
-  double t_;
-};
-
-struct RunStatistics {
-  long steps = 0;              ///< converged time elements
-  long equilibrium_increments = 0;  ///< load increments of the initial static equilibrium
-  long cut_steps = 0;          ///< failed attempts answered by halving h
-  long newton_iterations = 0;
-  NewtonCounters newton;
-  long symbolic_factorizations = 0;
-  long numeric_factorizations = 0;
-  double factorization_seconds = 0.0;           ///< symbolic + numeric
-  double symbolic_factorization_seconds = 0.0;  ///< the one-off analysis (MUMPS: also its start-up)
-  double solve_seconds = 0.0;
-  double wall_seconds = 0.0;
-  double t_reached = 0.0;
-  double max_energy_drift = 0.0;  ///< max |balance − balance(0)| [J]; NaN for static analyses
-  bool interrupted = false;
-};
-
-/// A run between two nominal steps, complete enough to continue it bit for bit in another process
-/// (a checkpoint, io/checkpoint.hpp): the integrator's own state, every node state, every
-/// element's history (`fem::Element::save_history`) and the counters that an uninterrupted run
-/// would carry on.
-struct IntegratorState {
-  double t = 0.0;
-  long step = 0;        ///< nominal steps completed
-  double h = 0.0;       ///< step size control: the current (possibly cut) step [s]
-  int successes = 0;    ///< step size control: converged sub-steps since the last cut or doubling
-  /// CSV rows an uninterrupted run has written up to here (t = 0, the output grid; not the extra
-  /// row of an interruption), the step and time of the last of them; the same for VTK frames.
-  long frames = 0;
-  long last_frame_step = 0;
-  double last_frame_t = 0.0;
-  long vtk_frames = 0;
-  long last_vtk_frame_step = 0;
-  double last_vtk_frame_t = 0.0;
-  double balance0 = 0.0;  ///< energy balance at t = 0, the reference of max_energy_drift
-  std::vector<fem::NodeState> states;
-  fem::StepWork work;  ///< accumulated from t = 0
-  /// Static analyses: the secant predictor's last increment per node (Δx, φ) and its size.
-  std::vector<Eigen::Matrix<double, 6, 1>> last_increment;
-  double last_increment_h = 0.0;
-  std::vector<std::vector<double>> element_history;  ///< one entry per model element
-  // Counters carried over, so that summary.json adds up as for an uninterrupted run.
-  long steps = 0;
-  long equilibrium_increments = 0;
-  long cut_steps = 0;
-  long newton_iterations = 0;
-  long residual_evaluations = 0;
-  long jacobian_evaluations = 0;
-  long linear_solves = 0;
-  long numeric_factorizations = 0;
-  double max_energy_drift = 0.0;
-  KeptJacobian kept_jacobian;  ///< Newton's Jacobian kept across steps (run state)
-};
-
-/// Counts and times of the sparse factorizations, from PETSc's event log.
-struct LinearAlgebraLog {
-  long symbolic = 0;
-  long numeric = 0;
-  double factor_seconds = 0.0;  ///< symbolic + numeric
-  double symbolic_seconds = 0.0;
-  double solve_seconds = 0.0;
+/// What a run counted, and how it ended.
+struct RunStatistics : RunCounters {
+  bool interrupted = false;  ///< stopped by a signal (TimeIntegrator::run's `stop`)
 };
 
 class TimeIntegrator {
@@ -107,78 +50,32 @@ class TimeIntegrator {
   RunStatistics run(Observer& observer, const std::atomic<bool>* stop = nullptr,
                     const IntegratorState* resume = nullptr);
 
-  [[nodiscard]] const RunStatistics& statistics() const { return stats_; }
-  [[nodiscard]] std::span<const fem::NodeState> states() const { return states_; }
-  [[nodiscard]] std::span<fem::NodeState> states() { return states_; }
-
-  /// Static equilibrium at t = 0 under the loads times `to`, raised from `from` (the factor of
-  /// the current state) in adaptive increments; moves the states there, keeps their velocities.
-  /// Throws SolverFailure when an increment cannot be halved further.
-  void solve_equilibrium(Vec u, double from, double to);
-  /// The committed state as a static linearization point in `u`: node increments zero, the
-  /// elements' own unknowns (joints' relative coordinates and multipliers) at their last values.
-  void linearization_point(Vec u) const { predict(0.0, 0.0, u); }
-  /// Models with joints: refuses redundant constraints at t = 0, naming the undetermined
-  /// unknowns (solvers/redundancy.hpp).
-  void check_redundancy(Vec u);
+  /// The counters so far (Newton's and the PETSc log's are brought up to date by `run`'s end).
+  [[nodiscard]] RunStatistics statistics() const { return {counters_, interrupted_}; }
+  [[nodiscard]] std::span<const fem::NodeState> states() const { return state_.states(); }
+  [[nodiscard]] std::span<fem::NodeState> states() { return state_.states(); }
 
   /// Energies and momenta of the current states at t, and the work accumulated so far (collective:
   /// every rank sums its elements).
-  [[nodiscard]] EnergyRecord energy(double t) const;
+  [[nodiscard]] EnergyRecord energy(double t) const { return state_.energy(t); }
 
  private:
-  [[nodiscard]] fem::StepState context(double t, double h) const;
-  /// The starting values of a step's unknowns. `extrapolate`: dynamic steps after the first take
-  /// the last step's acceleration into account (time_integrator.cpp); false: constant velocity.
-  void predict(double t, double h, Vec u, bool extrapolate = true) const;
-  /// Whether predict(…, extrapolate) uses the last step's acceleration: a dynamic step after one.
-  [[nodiscard]] bool extrapolates(bool extrapolate) const {
-    return extrapolate && model_->analysis.type != fem::AnalysisType::Static && last_increment_h_ > 0.0;
-  }
-  void commit(double t, double h, Vec u);
-  void commit(fem::StepState s, Vec u);
-  /// Models with joints: brings a mechanism near its static equilibrium with its multipliers
-  /// established, before the exact static solve (time_integrator.cpp).
-  /// Returns whether the last round converged (an equilibrium at load factor 1).
-  bool relax_mechanism(Vec u);
-  void collect_factorization_counts();
-  /// The state after nominal step `step` at t (io writes it as a checkpoint).
+  /// The state after nominal step `step` at t (io writes it as a checkpoint; collective).
   [[nodiscard]] IntegratorState snapshot(double t, long step, double h, int successes) const;
-  /// MPI: every element's history on rank 0, from the rank that evaluates it (collective; the
-  /// other ranks' `out` is left as it is).
-  void gather_histories(std::vector<std::vector<double>>& out) const;
-  /// Takes over the node states, element histories and counters of `state`.
+  /// Takes over the node states, element histories, counters and kept Jacobian of `state`.
   void restore(const IntegratorState& state);
 
   fem::Model* model_;
   assembly::Tableau* tableau_;
+  RunCounters counters_;  ///< the run's, with those a continued run carries on
+  bool interrupted_ = false;
   Newton newton_;
-  std::vector<fem::NodeState> states_;
-  std::vector<double> full_solution_;
-  /// Static analyses: the last converged increment per node (Δx, φ) and its size in t, for the
-  /// secant predictor.
-  std::vector<Eigen::Matrix<double, 6, 1>> last_increment_;
-  double last_increment_h_ = 0.0;
-  fem::StepWork work_;
-  RunStatistics stats_;
-  /// Counters of the run a resumed one continues (added to this process's PETSc and Newton ones).
-  IntegratorState carried_;
-  /// Rows and VTK frames of the output grids written so far (IntegratorState::frames,
-  /// vtk_frames), the last one's step and t.
-  long frames_ = 0;
-  long last_frame_step_ = 0;
-  double last_frame_t_ = 0.0;
-  long vtk_frames_ = 0;
-  long last_vtk_frame_step_ = 0;
-  double last_vtk_frame_t_ = 0.0;
+  CommittedState state_;
+  StaticEquilibrium equilibrium_;
+  FactorizationLog factorization_log_;
+  FramesWritten written_;  ///< rows and VTK frames of the output grids so far
   double balance0_ = 0.0;
-  LinearAlgebraLog log_at_start_;
-  int rank_ = 0, ranks_ = 1;
-  bool has_multipliers_ = false;  ///< the model has joints (multiplier unknowns)
-  /// Under MPI, the elements whose histories this rank keeps (commit) and whose own unknowns it
-  /// predicts: those it evaluates, those with a block it owns, and on rank 0 those a sensor reads.
-  /// Checkpoints gather the others' histories from the ranks that evaluate them (snapshot).
-  std::vector<std::size_t> kept_elements_;
+  int rank_ = 0;
 };
 
 }  // namespace catena::solvers

@@ -519,21 +519,21 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   d.mpi_ranks = 2;
   d.threads = 3;
   d.rows_per_rank = {600, 612};
-  d.steps = 124;
-  d.cut_steps = 3;
-  d.newton_iterations = 517;
-  d.residual_evaluations = 640;
-  d.jacobian_evaluations = 517;
-  d.linear_solves = 1034;
-  d.symbolic_factorizations = 1;
-  d.numeric_factorizations = 517;
-  d.wall_seconds = 12.5;
-  d.assembly_seconds = 0.1 + 0.2;
-  d.factorization_seconds = std::numeric_limits<double>::quiet_NaN();
-  d.symbolic_factorization_seconds = 0.25;
-  d.solve_seconds = std::numeric_limits<double>::infinity();
-  d.t_reached = 1.0 / 3.0;
-  d.max_energy_drift = 3.0e-13;
+  d.counters.steps = 124;
+  d.counters.cut_steps = 3;
+  d.counters.newton_iterations = 517;
+  d.counters.residual_evaluations = 640;
+  d.counters.jacobian_evaluations = 517;
+  d.counters.linear_solves = 1034;
+  d.counters.symbolic_factorizations = 1;
+  d.counters.numeric_factorizations = 517;
+  d.counters.wall_seconds = 12.5;
+  d.counters.assembly_seconds = 0.1 + 0.2;
+  d.counters.factorization_seconds = std::numeric_limits<double>::quiet_NaN();
+  d.counters.symbolic_factorization_seconds = 0.25;
+  d.counters.solve_seconds = std::numeric_limits<double>::infinity();
+  d.counters.t_reached = 1.0 / 3.0;
+  d.counters.max_energy_drift = 3.0e-13;
   d.extra = {{"min_step", 1e-5 / 3.0}, {"line_searches", 7.0}};
   const fs::path file = dir.path() / "out" / "summary.json";
   write_summary_json(file, d);
@@ -575,6 +575,30 @@ TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
   const FlatJson again(read_text(file));
   EXPECT_EQ(again.values().at("status"), "completed");
   EXPECT_EQ(again.values().size(), 23U);
+}
+
+TEST(SummaryWriter, KeepsTheOrderOfItsKeys) {
+  // Users script against summary.json: keys are added, never renamed or reordered. The counters
+  // come from one list (solvers/run_counters.hpp); equilibrium_increments, when set, follows the
+  // run's files.
+  SummaryData d;
+  d.counters.linear_solver = "petsc";
+  d.counters.equilibrium_increments = 3;
+  d.checkpoint = "out/checkpoint_000008.ckpt";
+  d.restarted_from = "old/checkpoint_000004.ckpt";
+  d.extra = {{"preload", 0.5}};
+  const std::string text = summary_json(d);
+  std::vector<std::string> keys;
+  for (std::size_t at = text.find("\n  \""); at != std::string::npos; at = text.find("\n  \"", at + 1))
+    keys.push_back(text.substr(at + 4, text.find('"', at + 4) - (at + 4)));
+  const std::vector<std::string> expected{
+      "model_name", "status", "message", "n_unknowns", "n_nonzeros", "mpi_ranks", "threads", "rows_per_rank",
+      "steps", "cut_steps", "newton_iterations", "residual_evaluations", "jacobian_evaluations", "linear_solves",
+      "linear_solver", "symbolic_factorizations", "numeric_factorizations", "wall_seconds", "assembly_seconds",
+      "factorization_seconds", "symbolic_factorization_seconds", "solve_seconds", "t_reached", "max_energy_drift",
+      "checkpoint", "restarted_from", "equilibrium_increments", "preload"};
+  EXPECT_EQ(keys, expected);
+  EXPECT_NE(text.find("\"equilibrium_increments\": 3,"), std::string::npos) << text;
 }
 
 TEST(SummaryWriter, RejectsExtraNameThatRepeatsAField) {

@@ -5,6 +5,7 @@
 #include "fem/element.hpp"
 #include "fem/model.hpp"
 
+#include <cstdint>
 #include <random>
 #include <sstream>
 #include <string>
@@ -47,7 +48,7 @@ inline Eigen::MatrixXd element_jacobian(const fem::Model& m, const fem::Element&
 
 struct TangentCheck {
   double max_relative_error = 0.0;
-  std::string worst;  ///< "row node 'b' force x, column 3: analytic .., central difference .."
+  std::string worst;  ///< "row node 'b' force x, column of node 'a' force y: analytic .., central difference .."
 };
 
 /// The Jacobian by central differences of the residual, step `h` scaled by max(1, |u|).
@@ -67,6 +68,22 @@ inline Eigen::MatrixXd central_differences(const fem::Model& m, const fem::Eleme
   return fd;
 }
 
+/// The name of every free unknown's row in the numbering `map` ("node 'b' force x"), for messages.
+inline std::vector<std::string> row_names(const fem::Model& m, const fem::DofMap& map) {
+  std::vector<std::string> names;
+  for (std::size_t b = 0; b < map.n_blocks(); ++b) {
+    const fem::BlockId id{static_cast<std::int32_t>(b)};
+    const auto dofs = map.dofs(id);
+    for (std::size_t c = 0; c < dofs.size(); ++c) {
+      if (dofs[c] == fem::fixed_dof) continue;
+      const auto d = static_cast<std::size_t>(dofs[c]);
+      if (names.size() <= d) names.resize(d + 1);
+      names[d] = m.registry.block(id).row_name(static_cast<int>(c));
+    }
+  }
+  return names;
+}
+
 /// Central differences against the analytic Jacobian. Each entry's error is relative to the
 /// largest Jacobian entry of the whole matrix, or, `rowwise`, of its own row (stricter when rows
 /// of very different size are mixed, as inertia, stiffness and kinematic rows are).
@@ -75,6 +92,7 @@ inline TangentCheck compare_jacobians(const fem::Model& m, const fem::Element& e
   const Eigen::MatrixXd J = element_jacobian(m, e, s);
   const Eigen::MatrixXd fd = central_differences(m, e, s, h);
   const double whole = std::max(J.cwiseAbs().maxCoeff(), 1e-300);
+  const std::vector<std::string> names = row_names(m, s.map);
   TangentCheck out;
   for (Eigen::Index r = 0; r < J.rows(); ++r) {
     const double scale = rowwise ? std::max(J.row(r).cwiseAbs().maxCoeff(), 1e-300) : whole;
@@ -83,7 +101,9 @@ inline TangentCheck compare_jacobians(const fem::Model& m, const fem::Element& e
       if (err > out.max_relative_error) {
         out.max_relative_error = err;
         std::ostringstream w;
-        w << "row " << r << ", column " << c << ": analytic " << J(r, c) << ", central difference " << fd(r, c)
+        // A column is named by the row of the same unknown: "column of node 'a' force y".
+        w << "row " << names[static_cast<std::size_t>(r)] << ", column of "
+          << names[static_cast<std::size_t>(c)] << ": analytic " << J(r, c) << ", central difference " << fd(r, c)
           << " (scale " << scale << ")";
         out.worst = w.str();
       }

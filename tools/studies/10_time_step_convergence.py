@@ -94,7 +94,7 @@ png = "10_time_step_convergence.png"
 fig.savefig(os.path.join(args.out, png))
 print(f"slopes: {slopes}")
 
-# the fine heavy-top run against the independent RK4 reference (tools/reference_heavy_top.py)
+# the fine heavy-top run against the independent RK4 reference (cases/heavy-top/reference.py)
 rk4 = sl.read_csv("cases/heavy-top/reference.csv")
 ht = [c for c in CASES if c[0] == "heavy-top"][0]
 rk4_diff = max(abs(a - rk4[n][-1]) for a, n in zip(final("heavy-top", ht[3], ht[4]), ht[4]))

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Study: independent checks of the cases without a published curve.
 
-- bipendulum-spherical against tools/reference_bipendulum_spherical.py (minimal coordinates, RK4),
+- bipendulum-spherical against cases/bipendulum-spherical/reference.py (minimal coordinates, RK4),
   stored as cases/bipendulum-spherical/reference.csv;
-- chain15-falling against tools/reference_chain15_falling.py (planar 15-link pendulum in minimal
+- chain15-falling against cases/chain15-falling/reference.py (planar 15-link pendulum in minimal
   coordinates, RK4), computed by this study;
 - chain15-driven against a Catena run at an 8 times smaller step.
 
@@ -48,14 +48,14 @@ for dt in DR_DTS + [DR_FINE]:
 
 # the chain reference (a few seconds to a minute) runs alongside the Catena runs
 chain_ref_csv = os.path.join(args.work, "chain15-falling-reference.csv")
-chain_ref_cmd = ["tools/reference_chain15_falling.py", "--csv", chain_ref_csv, "--h", f"{CHAIN_REF_H:g}",
+chain_ref_cmd = ["cases/chain15-falling/reference.py", "--csv", chain_ref_csv, "--h", f"{CHAIN_REF_H:g}",
                  "--every", "2e-05" if args.full else "1e-04"]
 ref_proc = subprocess.Popen([sys.executable] + chain_ref_cmd, stdout=subprocess.PIPE, text=True)
 # the longest runs (smallest steps) first, so that two at a time end together
 sl.run_all(args, sorted(runs.values(), key=lambda r: float(r.sets[0].split("=")[1])))
 print("  " + ref_proc.communicate()[0].strip())
 if ref_proc.returncode != 0:
-    sys.exit("tools/reference_chain15_falling.py failed")
+    sys.exit("cases/chain15-falling/reference.py failed")
 for r in runs.values():
     if r.status != "completed":
         sys.exit(f"{r.command()}: {r.status}")
@@ -64,7 +64,7 @@ bp_ref_path = "cases/bipendulum-spherical/reference.csv"
 if args.full or not os.path.exists(bp_ref_path):
     # regenerate the reference into the work directory and check the stored one against it
     fresh = os.path.join(args.work, "bipendulum-spherical-reference.csv")
-    subprocess.run([sys.executable, "tools/reference_bipendulum_spherical.py", "--csv", fresh, "--h", "1e-4"],
+    subprocess.run([sys.executable, "cases/bipendulum-spherical/reference.py", "--csv", fresh, "--h", "1e-4"],
                    check=True)
     if not os.path.exists(bp_ref_path):
         bp_ref_path = fresh
@@ -127,7 +127,7 @@ for dt in BP_DTS:
     s = runs[("bp", dt)].sensors()
     d = diffs(s, bp_ref, BP_SENSORS)
     axes[1].semilogy([t for t, _ in d], [max(x, 1e-16) for _, x in d], lw=1, label=f"Catena Δt = {dt:g} s")
-    table.append(["bipendulum-spherical, tools/reference_bipendulum_spherical.py (RK4, h = 1e-4 s)"
+    table.append(["bipendulum-spherical, cases/bipendulum-spherical/reference.py (RK4, h = 1e-4 s)"
                   if dt == BP_DTS[0] else "", f"{dt:g}", "cm1_x … cm2_z", windows(d, (1.0, 5.0), " ft")])
     summary[("bp", dt)] = (max_until(d, 1.0), max_until(d, 5.0))
 axes[1].set_xlabel("time t [s]")
@@ -171,7 +171,7 @@ for dt in CH_DTS:
         df.append((t, abs(s["joint8_force"][i] - ref_f) / max(ref_f, 1.0)))
     axes[1][0].semilogy([t for t, _ in dz], [max(x, 1e-16) for _, x in dz], lw=1, label=f"Catena Δt = {dt:g} s")
     axes[1][1].semilogy([t for t, _ in df], [max(x, 1e-16) for _, x in df], lw=0.8, label=f"Catena Δt = {dt:g} s")
-    table.append([f"chain15-falling, tools/reference_chain15_falling.py (planar, RK4, h = {CHAIN_REF_H:g} s)"
+    table.append([f"chain15-falling, cases/chain15-falling/reference.py (planar, RK4, h = {CHAIN_REF_H:g} s)"
                   if dt == CH_DTS[0] else "", f"{dt:g}", "bar3_z, bar8_z, bar13_z", windows(dz, (0.4, 1.0, 1.5), " ft")])
     table.append(["", f"{dt:g}", "joint8_force (reference at t − Δt/2), relative to max(F, 1 lbf)",
                   windows(df, (0.4, 1.0, 1.5))])
@@ -251,7 +251,7 @@ interp_text = (
     f"neither step is converged in the trajectory.")
 commands = [r.command() for r in runs.values()]
 commands.append(" ".join(chain_ref_cmd[:2] + [os.path.relpath(chain_ref_csv, sl.REPO)] + chain_ref_cmd[3:]))
-commands.append("tools/reference_bipendulum_spherical.py --csv cases/bipendulum-spherical/reference.csv --h 1e-4"
+commands.append("cases/bipendulum-spherical/reference.py --csv cases/bipendulum-spherical/reference.csv --h 1e-4"
                 "   # once; stored")
 sl.write_fragment(args, "Independent checks: bipendulum-spherical, chain15-falling, chain15-driven", commands,
                   table, figs, interp_text)

@@ -16,7 +16,7 @@ the x axis, torque T = 2 on the crank, no gravity, at rest at theta = 0 (crank a
     M(theta) theta'' + 1/2 M'(theta) theta'^2 = T,
     M = J1 + m1/4 + m2 |d r2/d theta|^2 + J2 (d phi/d theta)^2,  r2 the rod's centre.
 
-Usage: reference_hou_mechanisms.py
+Usage: cases/double-pendulum-follower/reference.py   (both mechanisms; slider-crank-rigid points here)
 """
 import math
 

@@ -18,8 +18,8 @@ Set-up as cases/bipendulum-spherical/model.yaml: L = 1, m = 0.4565, Jt = 0.0308,
 -z, both bars along -y at t = 0, the whole turning rigidly at Omega = 4 rad/s about z.
 
 Usage:
-  tools/reference_bipendulum_spherical.py                 # convergence table (h = 4e-4, 2e-4, 1e-4)
-  tools/reference_bipendulum_spherical.py --csv FILE [--h H] [--t-end T] [--every DT]
+  cases/bipendulum-spherical/reference.py                 # convergence table (h = 4e-4, 2e-4, 1e-4)
+  cases/bipendulum-spherical/reference.py --csv FILE [--h H] [--t-end T] [--every DT]
       write t, cm1_x, cm1_y, cm1_z, cm2_x, cm2_y, cm2_z every DT (default 0.01) to FILE
 Needs numpy (Debian's python3-numpy).
 """
@@ -146,7 +146,7 @@ def main():
         E0, L0 = rows[0][7], rows[0][8]
         with open(a.csv, "w") as f:
             f.write("# bipendulum-spherical: centres of mass of the two bars [ft]. Independent reference by\n"
-                    "# tools/reference_bipendulum_spherical.py (minimal coordinates, two spherical angles per bar,\n"
+                    "# cases/bipendulum-spherical/reference.py (minimal coordinates, two spherical angles per bar,\n"
                     f"# Lagrange's equations, RK4 with h = {a.h:g} s; energy kept to "
                     f"{max(abs(r[7] - E0) for r in rows):.1e}, Lz to {max(abs(r[8] - L0) for r in rows):.1e}).\n"
                     "t,cm1_x,cm1_y,cm1_z,cm2_x,cm2_y,cm2_z\n")

@@ -10,7 +10,7 @@ parallel-axis term of the centre of mass X = (0, 1, 0) in body axes):
 R the rotation matrix of q, g = (0, 0, -9.81). Prints q and w at t_end for a sequence of steps, so
 the convergence of the reference itself can be seen. Python 3 standard library only.
 
-Usage: reference_heavy_top.py [t_end]    (default 0.2)
+Usage: cases/heavy-top/reference.py [t_end]    (default 0.2)
 """
 import sys
 

@@ -15,7 +15,7 @@ gyroscopic term for a single coordinate). The dynamic equilibrium solves dV/dphi
 
     m g (L/2) cos(phi) = Omega^2 sin(phi) [m (L/2) (r0 + (L/2) cos(phi)) + (Jt - Ja) cos(phi)].
 
-Usage: reference_bipendulum_damped.py [--simulate]   (python3 standard library only)
+Usage: cases/bipendulum-damped/reference.py [--simulate]   (python3 standard library only)
 --simulate also integrates the 1-dof equation (RK4, h = 1e-4) for c = 0.05, 0.2, 1.0 and prints
 phi at a few times, to show how fast each damping settles.
 """

@@ -18,8 +18,8 @@ cases/chain15-falling/README.md (u = 1.2430437482958996: bars 1, 5 at a1 below t
 are let go at t = 0 and point 1 stays pinned.
 
 Usage:
-  tools/reference_chain15_falling.py                      # convergence table of the reference itself
-  tools/reference_chain15_falling.py --csv FILE [--h H] [--t-end T] [--every DT]
+  cases/chain15-falling/reference.py                      # convergence table of the reference itself
+  cases/chain15-falling/reference.py --csv FILE [--h H] [--t-end T] [--every DT]
       write t, bar3_z, bar8_z, bar13_z, joint8_force (every DT, default 1e-4) and
       the energy (kinetic + potential, potential zero at z = 0) to FILE
 Needs numpy (Debian's python3-numpy).
@@ -101,7 +101,7 @@ def main():
         rows = integrate(a.h, a.t_end, a.every)
         E0 = rows[0][5]
         with open(a.csv, "w") as f:
-            f.write("# chain15-falling: independent reference by tools/reference_chain15_falling.py (planar\n"
+            f.write("# chain15-falling: independent reference by cases/chain15-falling/reference.py (planar\n"
                     f"# 15-link pendulum in minimal coordinates, RK4, h = {a.h:g} s; energy kept to "
                     f"{max(abs(r[5] - E0) for r in rows):.1e}).\n"
                     "t,bar3_z,bar8_z,bar13_z,joint8_force,energy\n")

@@ -1,0 +1,15 @@
+#pragma once
+/// MPI agreements the commands need, kept with the other MPI and PETSc calls in assembly/.
+#include <petscsys.h>
+
+namespace catena::assembly {
+
+/// Every rank learns whether all of them succeeded (`ok_here` on each): a rank that failed must
+/// not leave the others waiting in a later collective. Collective over PETSC_COMM_WORLD.
+inline bool all_ranks_agree(bool ok_here) {
+  int ok = ok_here ? 1 : 0, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
+  return all_ok != 0;
+}
+
+}  // namespace catena::assembly

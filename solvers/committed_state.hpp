@@ -1,0 +1,83 @@
+#pragma once
+/// The model's committed state between time elements (node states, the elements' histories, the
+/// work done so far, the last increments) and what is done with it: describing the next time
+/// element, predicting its unknowns, and committing it once Newton converged. Every solve commits
+/// here: time steps, static increments, the equilibrium's relaxation rounds.
+#include "assembly/tableau.hpp"
+#include "fem/model.hpp"
+#include "solvers/observer.hpp"
+
+#include <petscvec.h>
+
+#include <span>
+#include <vector>
+
+namespace catena::solvers {
+
+struct IntegratorState;
+
+class CommittedState {
+ public:
+  /// The model's initial state; `model` and `tableau` must outlive it.
+  CommittedState(fem::Model& model, assembly::Tableau& tableau);
+
+  [[nodiscard]] std::span<const fem::NodeState> states() const { return states_; }
+  [[nodiscard]] std::span<fem::NodeState> states() { return states_; }
+  /// The model has joints (multiplier unknowns).
+  [[nodiscard]] bool has_multipliers() const { return has_multipliers_; }
+
+  /// The time element [t, t + h] from the committed state, in the analysis' scheme (`Static` for
+  /// static analyses), under a new start name (fem::StepState::start_id).
+  [[nodiscard]] fem::StepState describe(double t, double h) const;
+  /// The starting values of a step's unknowns. `extrapolate`: dynamic steps after the first take
+  /// the last step's acceleration into account (committed_state.cpp); false: constant velocity.
+  void predict(double t, double h, Vec u, bool extrapolate = true) const;
+  /// Whether predict(…, extrapolate) uses the last step's acceleration: a dynamic step after one.
+  [[nodiscard]] bool extrapolates(bool extrapolate) const {
+    return extrapolate && model_->analysis.type != fem::AnalysisType::Static && last_increment_h_ > 0.0;
+  }
+  /// The state as a static linearization point in `u`: node increments zero, the elements' own
+  /// unknowns (joints' relative coordinates and multipliers) at their last values.
+  void linearization_point(Vec u) const { predict(0.0, 0.0, u); }
+
+  /// What a commit does with the work of the loads and dampers over the time element.
+  enum class Work : bool {
+    Tally,  ///< a time step: added to the work done so far
+    Leave,  ///< an equilibrium's increment or relaxation round, before the run starts
+  };
+  /// Takes the time element `s` to its end with the unknowns `u`: the elements' histories
+  /// (fem::Element::commit), then the node states (fem::advance); remembers the increments for
+  /// the predictor.
+  void commit(fem::StepState s, Vec u, Work work = Work::Tally);
+  /// The time steps after a static equilibrium start their predictor afresh.
+  void forget_last_increment() { last_increment_h_ = 0.0; }
+
+  /// Energies and momenta of the states at t, and the work accumulated so far (collective:
+  /// every rank sums its elements).
+  [[nodiscard]] EnergyRecord energy(double t) const;
+
+  /// Writes its part of a run's state (node states, work, increments) into `out`.
+  void save(IntegratorState& out) const;
+  /// Takes over its part of `saved`, a state of this model (TimeIntegrator::restore checks).
+  void restore(const IntegratorState& saved);
+
+ private:
+  fem::Model* model_;
+  assembly::Tableau* tableau_;
+  std::vector<fem::NodeState> states_;
+  std::vector<double> full_solution_;
+  /// The last converged increment per node (Δx, φ) and its size in t: the dynamic predictor's
+  /// acceleration, the static one's secant.
+  std::vector<Eigen::Matrix<double, 6, 1>> last_increment_;
+  double last_increment_h_ = 0.0;
+  fem::StepWork work_;
+  int rank_ = 0, ranks_ = 1;
+  bool has_multipliers_ = false;
+  /// Under MPI, the elements whose histories this rank keeps (commit) and whose own unknowns it
+  /// predicts: those it evaluates, those with a block it owns, and on rank 0 those a sensor reads.
+  /// Checkpoints gather the others' histories from the ranks that evaluate them
+  /// (solvers/element_histories.hpp).
+  std::vector<std::size_t> kept_elements_;
+};
+
+}  // namespace catena::solvers

@@ -1,0 +1,26 @@
+#pragma once
+/// How a solver gives up: a SolverFailure naming the time, the iteration, the largest residual
+/// and its owner (solvers/time_integrator.hpp, solvers/static_equilibrium.hpp).
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace catena::solvers {
+
+class SolverFailure : public std::runtime_error {
+ public:
+  SolverFailure(const std::string& message, double t) : std::runtime_error(message), t_(t) {}
+  [[nodiscard]] double time() const { return t_; }
+
+ private:
+  double t_;
+};
+
+/// Up to two numbers in a printf format, for the solvers' messages.
+inline std::string format_numbers(const char* fmt, double a, double b = 0.0) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, fmt, a, b);
+  return buf;
+}
+
+}  // namespace catena::solvers

@@ -1,0 +1,3 @@
+"""What tools/validate needs to read the cases' own validation modules (cases/<name>/validation.py):
+their vocabulary (case.py), the measures their checks use (measures.py) and the reader of their
+reference.yaml (yaml_subset.py)."""
