@@ -23,7 +23,7 @@
 ///               Tube filter, "vary radius by absolute scalar", which takes a point scalar only;
 ///               each node gets the largest `radius` cell value of the elements through it, 0 if
 ///               none: a beam node its beam's radius, which for a rectangle is half the larger side,
-///               io/model_reader.cpp, so the tube encloses the section's width in every view)
+///               fem/cross_section.cpp, so the tube encloses the section's width in every view)
 ///   cell data   one double array per field any element sets in `cell_values`: 1 component
 ///               (`axial_force` [N], ...) or 3 for vectors (`reaction_force_vector` [N], global);
 ///               NaN where a cell does not set it (node vertex cells always). Beams: section

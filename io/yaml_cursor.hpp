@@ -7,6 +7,7 @@
 /// yaml-cpp stays behind this header: only io/*.cpp include it.
 #include "fem/expression.hpp"
 #include "fem/types.hpp"
+#include "io/name_hint.hpp"  // did_you_mean, join: every reader of a cursor uses them
 
 #include <yaml-cpp/yaml.h>
 
@@ -19,28 +20,12 @@
 
 namespace catena::io {
 
-/// Case-insensitive optimal-string-alignment distance: insertions, deletions, substitutions and
-/// transpositions of two adjacent characters each count one edit.
-int edit_distance(std::string_view a, std::string_view b);
-
-/// The candidate closest to `word` if it is within min(2, max(1, n / 3)) edits of it (n: length
-/// of the candidate) and fewer edits than the longer word's length, so that short names are not
-/// "corrected" into unrelated ones.
-std::optional<std::string_view> closest_match(std::string_view word, std::span<const std::string_view> candidates);
-
-/// " (did you mean 'x'?)" for the closest candidate, or "" when none is close.
-std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
-std::string did_you_mean(std::string_view word, std::span<const std::string> candidates);
-
 /// The names an expression uses as variables or constants, in order (function names and the
 /// exponents of numbers such as 1e10 excluded): "F0*sin(w*t)" gives {F0, w, t}.
 std::vector<std::string> expression_names(std::string_view text);
 
 /// A number as messages quote it: six significant digits ("%g").
 std::string format_number(double v);
-
-/// "a, b, c" (quoted with '' when `quote`).
-std::string join(std::span<const std::string_view> words, bool quote = false);
 
 /// The model file being read and the values that `--set` replaced or added, so that an error
 /// about such a value says where it came from.

@@ -1,6 +1,6 @@
 #include "io/yaml_overrides.hpp"
 
-#include "io/model_reader.hpp"
+#include "io/input_error.hpp"
 #include "io/yaml_schema.hpp"
 
 #include <algorithm>
@@ -138,16 +138,8 @@ void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
             candidates.push_back(it->first.Scalar());
         if (walked.empty()) candidates.insert(candidates.end(), parameters.begin(), parameters.end());
         std::string hint = did_you_mean(segment, candidates);
-        if (hint.empty() && walked.empty())
-          hint = parameters.empty() ? " (the model declares no parameters)"
-                                    : " (parameters: " +
-                                          join(std::vector<std::string_view>(parameters.begin(), parameters.end())) +
-                                          ")";
-        if (hint.empty() && context == "parameters")
-          hint = parameters.empty() ? " (the model declares no parameters)"
-                                    : " (parameters: " +
-                                          join(std::vector<std::string_view>(parameters.begin(), parameters.end())) +
-                                          ")";
+        if (hint.empty() && (walked.empty() || context == "parameters"))
+          hint = defined_names_note(parameters, {.none = "the model declares no parameters", .label = "parameters"});
         const std::string what = walked.empty()              ? "unknown parameter or key '"
                                  : context == "parameters" ? "unknown parameter '"
                                                            : "unknown key '";

@@ -1,4 +1,4 @@
-// `planar: xy` (io/model_reader.cpp, apply_planar): a beam model moving in its plane gives the same
+// `planar: xy` (io/model/nodes.cpp, apply_planar): a beam model moving in its plane gives the same
 // results with the out-of-plane unknowns removed as the full 3D model, and the planar model has
 // exactly those unknowns fewer.
 #include "support/test_files.hpp"

@@ -1,0 +1,117 @@
+// Nodes, and what applies to every node once all exist: the initial rigid velocity field and the
+// planar constraint.
+#include "fem/rotation.hpp"
+#include "io/model/list_items.hpp"
+#include "io/model/section_readers.hpp"
+#include "io/model/values.hpp"
+#include "io/yaml_schema.hpp"
+
+#include <stdexcept>
+
+namespace catena::io::reader {
+
+namespace {
+
+constexpr std::array<std::string_view, 3> planes{"xy", "yz", "zx"};
+
+}  // namespace
+
+void read_nodes(ModelContext& context) {
+  const Cursor& root = context.root;
+  if (!root.find("nodes") && root.find("chains")) return;  // a model of chains alone
+  const Cursor list = root.get("nodes", "the list of nodes");
+  list.expect_sequence("a list of nodes {name, position}");
+  if (list.size() == 0) list.fail_expected("at least one node");
+  const fem::ParameterTable& parameters = context.parameters;
+  const std::string_view item_what = "a node {name, position, velocity, orientation, angular_velocity}";
+  for_each_mapping(context, list, item_what, schema::node, [&](const Cursor& item, std::size_t) {
+    const Cursor name_cursor = item.get("name", "the node's name");
+    const std::string name = context.name_at(name_cursor, "a node name");
+    const int line = name_cursor.node().Mark().line + 1;
+    if (const auto it = context.node_lines.find(name); it != context.node_lines.end())
+      name_cursor.fail("duplicate node name '" + name + "' (first defined on line " + std::to_string(it->second) +
+                       "); expected a new name");
+    const fem::Vec3 position = read_vec3(item.get("position", "the node's position [m]"), parameters,
+                                         Quantity{"position", "m"});
+    const fem::NodeId id = context.add_node(name, position, name_cursor, line);
+    fem::NodeState& state = context.model.initial_state[static_cast<std::size_t>(id.index)];
+    if (const auto velocity = item.find("velocity")) {
+      state.velocity = read_vec3(*velocity, parameters, Quantity{"velocity", "m/s"});
+      context.record(id).has_velocity = true;
+    }
+    if (const auto orientation = item.find("orientation")) {
+      context.model.make_frame(id);
+      state.orientation = fem::quaternion_from_rotation_vector(
+          read_vec3(*orientation, parameters, Quantity{"rotation vector", "rad"}));
+    }
+    if (const auto omega = item.find("angular_velocity")) {
+      context.model.make_frame(id);
+      state.angular_velocity = read_vec3(*omega, parameters, Quantity{"angular velocity", "rad/s"});
+      context.record(id).has_angular_velocity = true;
+    }
+  });
+}
+
+void read_initial_velocity(ModelContext& context) {
+  const auto c = context.root.find("initial_velocity");
+  if (!c) return;
+  c->expect_map("a rigid velocity field {omega, about, velocity}");
+  c->check_keys(schema::initial_velocity);
+  const fem::ParameterTable& parameters = context.parameters;
+  VelocityField field;
+  if (const auto w = c->find("omega")) field.omega = read_vec3(*w, parameters, Quantity{"angular velocity", "rad/s"});
+  if (const auto a = c->find("about")) field.about = read_vec3(*a, parameters, Quantity{"point", "m"});
+  if (const auto v = c->find("velocity")) field.velocity = read_vec3(*v, parameters, Quantity{"velocity", "m/s"});
+  context.initial_velocity = field;
+}
+
+void apply_initial_velocity(ModelContext& context) {
+  if (!context.initial_velocity) return;
+  const VelocityField& f = *context.initial_velocity;
+  fem::Model& model = context.model;
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+    if (!context.nodes[i].has_velocity)
+      model.initial_state[i].velocity = f.velocity + f.omega.cross(model.nodes[i].reference_position - f.about);
+    if (model.nodes[i].kind == fem::NodeKind::Frame && !context.nodes[i].has_angular_velocity)
+      model.initial_state[i].angular_velocity = f.omega;
+  }
+}
+
+void apply_planar(ModelContext& context) {
+  const auto c = context.root.find("planar");
+  if (!c) return;
+  fem::Model& model = context.model;
+  const std::size_t plane = read_choice(*c, planes, "a plane");
+  const int normal = plane == 0 ? 2 : plane == 1 ? 0 : 1;
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+    const fem::NodeId id{static_cast<std::int32_t>(i)};
+    const fem::NodeState& s = model.initial_state[i];
+    const double v = s.velocity[normal];
+    if (v != 0.0)
+      c->fail("node '" + model.nodes[i].name + "' starts with velocity " + format_number(v) + " m/s along " +
+              std::string(axis_names[static_cast<std::size_t>(normal)]) + ", out of the " +
+              std::string(planes[plane]) + " plane; expected a planar model to start in its plane");
+    model.fix(id, normal);
+    context.nodes[i].fixed[static_cast<std::size_t>(normal)] = true;
+    if (model.nodes[i].kind != fem::NodeKind::Frame) continue;
+    for (int k = 0; k < 3; ++k) {
+      if (k == normal) continue;
+      if (s.angular_velocity[k] != 0.0)
+        c->fail("node '" + model.nodes[i].name + "' starts turning about " +
+                std::string(axis_names[static_cast<std::size_t>(k)]) + " (" + format_number(s.angular_velocity[k]) +
+                " rad/s), out of the " + std::string(planes[plane]) +
+                " plane; expected a planar model to start in its plane");
+      model.fix_rotation(id, k);
+      context.nodes[i].fixed[static_cast<std::size_t>(3 + k)] = true;
+    }
+  }
+  for (auto& [joint, cursor] : context.joints) {
+    try {
+      joint->release_out_of_plane(fem::Vec3::Unit(normal), model.registry);
+    } catch (const std::invalid_argument& e) {
+      cursor.fail(e.what());
+    }
+  }
+}
+
+}  // namespace catena::io::reader

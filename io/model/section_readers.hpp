@@ -1,0 +1,92 @@
+#pragma once
+/// The readers of a model file's sections, each building its part of the model into the shared
+/// context (io/model/model_context.hpp). io/model_reader.cpp calls them in the order that the
+/// sections depend on each other (names must exist before they are used). A new top-level key
+/// gets its reader here, in a file of its own or in the file of the section it extends.
+#include "elements/joint.hpp"
+#include "io/model/model_context.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace catena::io::reader {
+
+// parameters.cpp: the model's name, its parameters and gravity.
+void read_model_name(ModelContext& context);
+void read_parameters(ModelContext& context);
+void read_gravity(ModelContext& context);
+/// A parameter (or repeat index) name: an identifier that is not reserved.
+void check_parameter_name(const Cursor& c, const std::string& name);
+
+// nodes.cpp: nodes, and what applies to every node once all exist.
+void read_nodes(ModelContext& context);
+void read_initial_velocity(ModelContext& context);
+/// The rigid field for every node without its own velocity, and its angular velocity for every
+/// frame node without its own angular_velocity. Last, when every node exists and every frame
+/// node is known.
+void apply_initial_velocity(ModelContext& context);
+/// `planar: xy` (or yz, zx): every node keeps to its plane parallel to the given one. Removes
+/// the normal translation of every node and the rotations about the two in-plane axes of every
+/// frame node, once every section has decided which nodes are frame nodes.
+void apply_planar(ModelContext& context);
+
+// beam_sections.cpp: a beam's `section`, or its `material` and `shape`.
+[[nodiscard]] elements::BeamSection read_beam_section(const ModelContext& context, const Cursor& item);
+
+// beams.cpp: beams (which generate nodes) and the loads distributed along them.
+void read_beams(ModelContext& context);
+void read_beam_loads(ModelContext& context);
+
+// supports_masses_trusses.cpp
+void read_supports(ModelContext& context);
+void read_masses(ModelContext& context);
+void read_trusses(ModelContext& context);
+
+// rigid_bodies.cpp
+void read_rigid_bodies(ModelContext& context);
+/// `inertia`: 3 principal values, 6 values [Ixx, Iyy, Izz, Ixy, Iyz, Ixz] or a 3×3 list; the
+/// tensor must be symmetric, positive definite and physical (triangle inequality).
+[[nodiscard]] fem::Mat3 read_inertia(const ModelContext& context, const Cursor& c);
+
+// joints.cpp
+void read_joints(ModelContext& context);
+/// `kind`: one of elements::joint_kinds.
+[[nodiscard]] std::string_view read_joint_kind(const Cursor& item);
+/// The joint axes at t = 0 (global): z along `axis` (default global z), x along `x_axis` made
+/// normal to z (default: global x, or global y when z is along x).
+[[nodiscard]] fem::Mat3 read_joint_axes(const ModelContext& context, const Cursor& item);
+/// `laws: {rz: {prescribed: "2*t"}, x: {stiffness: 1e3, damping: 5}}` on top of the kind's switches.
+void read_joint_laws(const ModelContext& context, const Cursor& c, std::string_view kind, elements::JointDefinition& d);
+/// Adds a joint whose frames A (on node `a`, or the ground) and B (on node `b`) coincide at t = 0,
+/// at `point` with the global `axes`; `item` (the joint's mapping) is where messages point.
+void add_joint(ModelContext& context, const std::string& name, elements::JointDefinition def,
+               std::optional<fem::NodeId> a, fem::NodeId b, const fem::Vec3& point, const fem::Mat3& axes,
+               const Cursor& item);
+
+// chains.cpp: chains of rigid bodies (which generate nodes, bodies and joints).
+void read_chains(ModelContext& context);
+
+// sets.cpp: named sets of nodes (read once every node exists) or of elements (once every element
+// but the loads exists).
+void read_sets(ModelContext& context, bool element_sets);
+
+// loads.cpp: nodal forces and moments.
+void read_loads(ModelContext& context);
+
+// sensors.cpp
+void read_sensors(ModelContext& context);
+
+// analysis.cpp: the analysis and output settings.
+void read_analysis(ModelContext& context);
+void read_output(ModelContext& context);
+
+// final_checks.cpp: what only the whole model shows.
+/// Initial velocities must respect every joint: a prescribed component must start changing at
+/// the rate its law gives at t = 0.
+void check_joint_velocities(ModelContext& context);
+/// Dynamic analyses: every free translation needs mass, every free rotation rotary inertia or a
+/// beam (otherwise the Newton matrix is singular).
+void check_free_nodes_have_inertia(const ModelContext& context);
+
+}  // namespace catena::io::reader

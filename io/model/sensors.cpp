@@ -1,0 +1,155 @@
+// Sensors: a node's position, displacement, velocity, rotation, orientation or angular velocity
+// (in a frame of a node, a rigid body or a joint), or an element's output field; the columns of
+// sensors.csv.
+#include "io/model/list_items.hpp"
+#include "io/model/section_readers.hpp"
+#include "io/model/values.hpp"
+#include "io/name_hint.hpp"
+#include "io/yaml_schema.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace catena::io::reader {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> quaternion_components{"x", "y", "z", "w"};
+/// In the order of fem::SensorQuantity.
+constexpr std::array<std::string_view, 6> sensor_quantities{"position", "displacement",  "velocity",
+                                                            "rotation", "orientation", "angular_velocity"};
+
+/// The fields an element writes in `cell_values`, found by asking it once at t = 0.
+std::vector<std::string> fields_of(const fem::Model& model, const fem::Element& e) {
+  struct Collector final : fem::CellValueSink {
+    std::vector<std::string> names;
+    void set(std::string_view field, double) override {
+      if (std::find(names.begin(), names.end(), field) == names.end()) names.emplace_back(field);
+    }
+  } collector;
+  e.cell_values(model.initial_state, collector);
+  return collector.names;
+}
+
+/// An element sensor on `element`: the field named by `quantity`; `where` is the element's place.
+void read_element_sensor(const ModelContext& context, const Cursor& item, const Cursor& where,
+                         const fem::Element& element, fem::Sensor& s) {
+  if (const auto component = item.find("component"))
+    component->fail("expected no component in an element sensor (an element field is one number); found " +
+                    component->found());
+  if (const auto frame = item.find("frame"))
+    frame->fail("expected no frame in an element sensor (element fields are in element axes); found " + frame->found());
+  const std::vector<std::string> fields = fields_of(context.model, element);
+  if (fields.empty())
+    where.fail("element '" + element.name() + "' (" + std::string(element.kind()) +
+               ") writes no output fields; expected an element with fields, such as a truss or a beam");
+  const std::vector<std::string_view> choices(fields.begin(), fields.end());
+  const Cursor quantity = item.get("quantity", "the element field: " + join(choices));
+  s.quantity = fem::SensorQuantity::ElementField;
+  s.field = fields[read_choice(quantity, choices, "a field of " + std::string(element.kind()) + " '" + element.name() +
+                                                      "'")];
+  s.element = &element;
+}
+
+/// A frame looked up by name in `frames` (rigid bodies or joints); unknown: a suggestion.
+fem::SensorFrame find_frame(const Cursor& c, const std::string& name,
+                            const std::map<std::string, fem::SensorFrame>& frames, std::string_view noun) {
+  if (const auto it = frames.find(name); it != frames.end()) return it->second;
+  std::vector<std::string> names;
+  for (const auto& entry : frames) names.push_back(entry.first);
+  const DefinedNamesWording wording{
+      .none = "the model has no " + std::string(noun) + "s", .list_at_most = 12, .counted = "are defined"};
+  c.fail("unknown " + std::string(noun) + " '" + name + "'" + unknown_name_hint(name, names, wording));
+}
+
+/// `frame: <node>`, or one of `{node: n}`, `{body: b}` (a rigid body: origin at its centre of
+/// mass, the node axes) and `{joint: j}` (the joint's frame A: its point and axes).
+fem::SensorFrame read_sensor_frame(const ModelContext& context, const Cursor& c) {
+  if (c.is_scalar()) return fem::SensorFrame{context.read_node(c), fem::Vec3::Zero(), fem::Mat3::Identity()};
+  c.expect_map("a frame: a node name, or one of {node: name}, {body: name}, {joint: name}");
+  c.check_keys(schema::sensor_frame);
+  if (c.size() != 1) c.fail("expected exactly one of node, body or joint in a frame; found " + std::to_string(c.size()));
+  if (const auto n = c.find("node"))
+    return fem::SensorFrame{context.read_node(*n), fem::Vec3::Zero(), fem::Mat3::Identity()};
+  if (const auto b = c.find("body"))
+    return find_frame(*b, context.name_at(*b, "a rigid body name"), context.body_frames, "rigid body");
+  const Cursor j = *c.find("joint");
+  return find_frame(j, context.name_at(j, "a joint name"), context.joint_frames, "joint");
+}
+
+/// A node sensor on `node` (`where`: the place that named it).
+void read_node_sensor(const ModelContext& context, const Cursor& item, const Cursor& where, fem::NodeId node,
+                      fem::Sensor& s) {
+  s.node = node;
+  s.quantity = static_cast<fem::SensorQuantity>(
+      read_choice(item.get("quantity", join(sensor_quantities)), sensor_quantities, "a quantity"));
+  const bool rotational = s.quantity == fem::SensorQuantity::Rotation ||
+                          s.quantity == fem::SensorQuantity::Orientation ||
+                          s.quantity == fem::SensorQuantity::AngularVelocity;
+  if (rotational && context.model.nodes[static_cast<std::size_t>(node.index)].kind != fem::NodeKind::Frame)
+    where.fail("node '" + context.node_name(node) + "' has no orientation (a point node); expected a frame " +
+               "node for quantity '" + std::string(sensor_quantities[static_cast<std::size_t>(s.quantity)]) +
+               "' (a node of a beam or rigid body, or one given an orientation)");
+  if (s.quantity == fem::SensorQuantity::Orientation) {
+    s.component = static_cast<int>(
+        read_choice(item.get("component", "x, y, z or w"), quaternion_components, "a quaternion component"));
+  } else {
+    s.component = static_cast<int>(read_choice(item.get("component", "x, y or z"), axis_names, "a component"));
+  }
+  if (const auto frame = item.find("frame")) s.frame = read_sensor_frame(context, *frame);
+}
+
+}  // namespace
+
+constexpr ListSection sensors_section{"sensors", "a list of sensors {name, node, quantity, component}",
+                                      "a sensor {name, node, element or set, quantity, component, frame}",
+                                      schema::sensor};
+
+void read_sensors(ModelContext& context) {
+  std::map<std::string, int> first_line;
+  // Sensor names are unique: they head the columns of sensors.csv.
+  const auto claim = [&](const std::string& name, const Cursor& where) {
+    if (const auto it = first_line.find(name); it != first_line.end())
+      where.fail("duplicate sensor name '" + name + "' (first defined on line " + std::to_string(it->second) +
+                 "); expected a new name");
+    first_line.emplace(name, where.node().Mark().line + 1);
+  };
+  for_each_section_item(context, sensors_section, [&](const Cursor& item, std::size_t) {
+    const Cursor name_cursor = item.get("name", "the sensor's name, a column of sensors.csv");
+    const std::string name = context.name_at(name_cursor, "a sensor name");
+    if (name.find_first_of(",\"\n\r") != std::string::npos)
+      name_cursor.fail_expected("a sensor name without commas, quotes or line breaks (it heads a CSV column)");
+    double scale = 1.0;
+    if (const auto c = item.find("scale"))
+      scale = read_number(*c, context.parameters, Quantity{"sensor scale (a factor on the value)", ""});
+    const auto node = item.find("node");
+    const auto element = item.find("element");
+    const auto set = item.find("set");
+    if (node && element) node->fail("expected either a node or an element in one sensor; found both");
+    if (set && (node || element)) set->fail("expected either a set or a single node or element in one sensor; found both");
+    const auto add = [&](const std::string& sensor_name, auto&& fill) {
+      fem::Sensor s;
+      s.name = sensor_name;
+      s.scale = scale;
+      claim(s.name, name_cursor);
+      fill(s);
+      context.model.sensors.push_back(std::move(s));
+    };
+    if (set) {  // one sensor per member, named <sensor>_<member>
+      const fem::NamedSet& members = context.read_set(*set, "");
+      for (const fem::NodeId id : members.nodes)
+        add(name + "_" + context.node_name(id), [&](fem::Sensor& s) { read_node_sensor(context, item, *set, id, s); });
+      for (const fem::Element* e : members.elements)
+        add(name + "_" + e->name(), [&](fem::Sensor& s) { read_element_sensor(context, item, *set, *e, s); });
+    } else if (element) {
+      add(name, [&](fem::Sensor& s) {
+        read_element_sensor(context, item, *element, context.read_element(*element), s);
+      });
+    } else {
+      const Cursor node_cursor = item.get("node", "the node measured (or an element, or a set)");
+      add(name, [&](fem::Sensor& s) { read_node_sensor(context, item, node_cursor, context.read_node(node_cursor), s); });
+    }
+  });
+}
+
+}  // namespace catena::io::reader
