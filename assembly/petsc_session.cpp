@@ -3,7 +3,7 @@
 #include "assembly/launcher.hpp"
 #include "assembly/petsc_handle.hpp"
 
-#include <slepcsys.h>
+#include <petscsys.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -41,14 +41,14 @@ PetscSession::PetscSession(int& argc, char**& argv) {
       }
     }
   }
-  // SLEPc (eigen-analysis) initializes PETSc and registers its own solvers on top.
-  check(SlepcInitialize(&argc, &argv, nullptr, nullptr), "SlepcInitialize");
+  // SLEPc starts on top of it only where a linearized analysis needs it (solvers/).
+  check(PetscInitialize(&argc, &argv, nullptr, nullptr), "PetscInitialize");
   // Event logging gives the factorization counts and times reported in summary.json.
   check(PetscLogDefaultBegin(), "PetscLogDefaultBegin");
 }
 
 PetscSession::~PetscSession() {
-  SlepcFinalize();
+  PetscFinalize();
   if (!private_tmpdir_.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(private_tmpdir_, ec);

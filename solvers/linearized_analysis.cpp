@@ -18,6 +18,18 @@ using PepHandle = assembly::Handle<PEP, PEPDestroy>;
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
+PetscErrorCode finalize_slepc() { return SlepcFinalize(); }
+
+/// SLEPc starts on top of the running PETSc the first time a linearized analysis is built and
+/// stops within PetscFinalize: a time integration never starts it.
+void start_slepc() {
+  PetscBool started = PETSC_FALSE;
+  check(SlepcInitialized(&started), "SlepcInitialized");
+  if (started) return;
+  check(SlepcInitializeNoArguments(), "SlepcInitializeNoArguments");
+  check(PetscRegisterFinalize(finalize_slepc), "PetscRegisterFinalize");
+}
+
 /// Shift-and-invert with a sparse LU of the model's linear solver.
 void configure_shift_invert(ST st, const std::string& linear_solver, const assembly::Tableau& t) {
   int ranks = 1;
@@ -70,6 +82,7 @@ std::complex<double> root_of_square(std::complex<double> mu) {
 }  // namespace
 
 LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model_(&model) {
+  start_slepc();
   tableau_ = std::make_unique<assembly::Tableau>(model, comm);
   newton_ = std::make_unique<Newton>(*tableau_, model.length_scale, newton_settings(model.analysis), counters_);
   state_ = std::make_unique<CommittedState>(model, *tableau_);
