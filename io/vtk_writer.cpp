@@ -1,6 +1,7 @@
 #include "io/vtk_writer.hpp"
 
 #include "io/output_directory.hpp"
+#include "io/pvd_index.hpp"
 
 #include <vtkCellData.h>
 #include <vtkCellType.h>
@@ -20,14 +21,11 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <limits>
 #include <stdexcept>
 #include <span>
@@ -45,24 +43,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
-
-/// One index entry of results.pvd.
-struct PvdEntry {
-  double t;
-  std::string file;
-};
-
-std::string pvd_text(const std::vector<PvdEntry>& entries) {
-  std::string text = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"";
-  text += std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
-  text += "\">\n  <Collection>\n";
-  for (const PvdEntry& e : entries) {
-    text += "    <DataSet timestep=\"" + format_double(e.t) + "\" group=\"\" part=\"0\" file=\"" + e.file +
-            "\"/>\n";
-  }
-  text += "  </Collection>\n</VTKFile>\n";
-  return text;
-}
 
 /// Writes the .pvtu of a frame whose pieces the ranks have written themselves (rank 0 only, no
 /// MPI inside VTK). vtkXMLPUnstructuredGridWriter writes the summary for the pieces it marks as
@@ -123,16 +103,8 @@ struct VtkWriter::Impl {
     vtkIdType cell_;
   };
 
-  Impl(fs::path dir, const fem::Model& m) : directory(std::move(dir)), model(m) {}
-  /// The last frames' index entries (a destructor must not throw: a failed write leaves the
-  /// index as it was, listing complete frames only).
-  ~Impl() {
-    if (!index_pending) return;
-    try {
-      update_index(true);
-    } catch (const std::exception&) {
-    }
-  }
+  Impl(fs::path dir, const fem::Model& m, int rank_in_run)
+      : directory(std::move(dir)), model(m), rank(rank_in_run), index(directory / index_file_name, rank == 0) {}
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
@@ -142,6 +114,7 @@ struct VtkWriter::Impl {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
+  PvdIndex index;  ///< results.pvd (rank 0 writes it; every rank numbers its frames by it)
   [[nodiscard]] bool parallel() const { return size > 1; }
   /// Which elements' cells this piece holds and which nodes' vertex cells (all in serial).
   std::vector<char> element_in_piece;
@@ -174,10 +147,6 @@ struct VtkWriter::Impl {
   };
   std::vector<ElementPoint> element_points;
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
-  std::vector<PvdEntry> entries;
-  /// Index of the first frame this writer wrote or kept (a restart into a new directory
-  /// continues the numbering of the run it continues).
-  long first_index = 0;
 
   void select_piece(std::span<const std::size_t> local_elements);
   void build_topology();
@@ -187,29 +156,9 @@ struct VtkWriter::Impl {
   void write(const solvers::Frame& frame);
   /// Writes `grid` to `file`; returns the error, empty if none.
   std::string write_grid(const fs::path& file, double t);
-  void write_parallel(double t, long index);
+  void write_parallel(double t, long frame_index);
 
-  /// results.pvd lists `entries`. It is replaced (atomically) at most every `index_interval` of
-  /// wall time while frames come, and whenever `now` is set: when the writer ends, at a
-  /// checkpoint, at a restart. A small frame costs less than the rename of the index on this
-  /// machine kind (bathe-pendulum, 414 frames: 0.8 ms per frame with the index replaced every
-  /// time, 0.55 ms without); an index that lags by half a second is lost only with the process
-  /// itself (kill -9), and never its frames.
-  static constexpr std::chrono::milliseconds index_interval{500};
-  std::chrono::steady_clock::time_point index_written{};
-  bool index_pending = false;
-  void update_index(bool now);
 };
-
-void VtkWriter::Impl::update_index(bool now) {
-  if (rank != 0) return;
-  index_pending = true;
-  const auto time = std::chrono::steady_clock::now();
-  if (!now && time - index_written < index_interval) return;
-  replace_file_atomically(directory / index_file_name, pvd_text(entries));
-  index_written = time;
-  index_pending = false;
-}
 
 void VtkWriter::Impl::select_piece(std::span<const std::size_t> local_elements) {
   const std::size_t n_elements = model.elements.size(), n_nodes = model.nodes.size();
@@ -541,16 +490,15 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   time->Modified();
   grid->Modified();
 
-  const long index = first_index + static_cast<long>(entries.size());
+  const long frame_index = index.n_frames();
   if (parallel()) {
-    write_parallel(frame.t, index);
+    write_parallel(frame.t, frame_index);
     return;
   }
-  // The .vtu goes under a temporary name first, so the index never lists a partial file.
-  const std::string name = frame_file_name(index);
+  // The index lists the .vtu only once it is complete.
+  const std::string name = frame_file_name(frame_index);
   if (std::string error = write_grid(directory / name, frame.t); !error.empty()) throw std::runtime_error(error);
-  entries.push_back({frame.t, name});
-  update_index(false);
+  index.add(frame.t, name);
 }
 
 std::string VtkWriter::Impl::write_grid(const fs::path& file, double t) {
@@ -567,13 +515,13 @@ std::string VtkWriter::Impl::write_grid(const fs::path& file, double t) {
   return {};
 }
 
-void VtkWriter::Impl::write_parallel(double t, long index) {
+void VtkWriter::Impl::write_parallel(double t, long frame_index) {
   // 1. Every rank writes its piece (atomically); all learn whether every piece exists.
   const unsigned char has_piece = grid->GetNumberOfPoints() > 0 || grid->GetNumberOfCells() > 0 ? 1 : 0;
   std::string error;
   if (has_piece) {
     try {
-      error = write_grid(directory / piece_file_name(index, rank), t);
+      error = write_grid(directory / piece_file_name(frame_index, rank), t);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -584,7 +532,7 @@ void VtkWriter::Impl::write_parallel(double t, long index) {
   //    a .pvd entry before its .pvtu and all its pieces exist.
   std::vector<unsigned char> written(static_cast<std::size_t>(size), 0);
   MPI_Gather(&has_piece, 1, MPI_UNSIGNED_CHAR, written.data(), 1, MPI_UNSIGNED_CHAR, 0, comm);
-  const std::string name = parallel_frame_file_name(index);
+  const std::string name = parallel_frame_file_name(frame_index);
   if (rank == 0) {
     try {
       vtkNew<PieceIndexWriter> summary;
@@ -605,14 +553,13 @@ void VtkWriter::Impl::write_parallel(double t, long index) {
       else
         replace_file_atomically(directory / name, summary->GetOutputString());
       if (error.empty()) {
-        entries.push_back({t, name});
-        update_index(false);
+        index.add(t, name);
       }
     } catch (const std::exception& e) {
       error = e.what();
     }
   } else {
-    entries.push_back({t, name});  // the numbering only: rank 0 keeps the index
+    index.add(t, name);  // the numbering only: rank 0 writes the index
   }
   int ok = error.empty() ? 1 : 0;
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
@@ -628,6 +575,12 @@ namespace {
 /// solver, so VTK runs sequentially unless the user chose a backend. VTK reads the variable once,
 /// when its SMP layer first starts, which is after this in `catena run`. (vtkSMPTools::LocalScope
 /// would be the direct way, but VTK 9.1's vtkSMPTools.h does not compile as C++20.)
+int rank_in(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
 bool choose_sequential_vtk_smp() {
   return setenv("VTK_SMP_BACKEND_IN_USE", "Sequential", /*overwrite=*/0) == 0;
 }
@@ -635,7 +588,7 @@ bool choose_sequential_vtk_smp() {
 }  // namespace
 
 VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
-    : impl_(std::make_unique<Impl>(std::move(directory), model)) {
+    : impl_(std::make_unique<Impl>(std::move(directory), model, 0)) {
   static const bool sequential = choose_sequential_vtk_smp();
   (void)sequential;
   create_output_directory(impl_->directory);
@@ -645,11 +598,10 @@ VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
 
 VtkWriter::VtkWriter(fs::path directory, const fem::Model& model, MPI_Comm comm,
                      std::span<const std::size_t> local_elements)
-    : impl_(std::make_unique<Impl>(std::move(directory), model)) {
+    : impl_(std::make_unique<Impl>(std::move(directory), model, rank_in(comm))) {
   static const bool sequential = choose_sequential_vtk_smp();
   (void)sequential;
   Impl& m = *impl_;
-  MPI_Comm_rank(comm, &m.rank);
   MPI_Comm_size(comm, &m.size);
   m.comm = comm;
   // Each stage ends with every rank knowing whether all succeeded, so that no rank waits in a
@@ -689,84 +641,21 @@ void VtkWriter::on_frame(const solvers::Frame& frame) {
 void VtkWriter::on_checkpoint(const solvers::IntegratorState&) { flush_index(); }
 
 void VtkWriter::flush_index() {
-  if (impl_->index_pending) impl_->update_index(true);
+  impl_->index.flush();
 }
 
-long VtkWriter::n_frames() const { return impl_->first_index + static_cast<long>(impl_->entries.size()); }
-
-namespace {
-
-/// The value of attribute `name` in one XML element's text, if present.
-std::optional<std::string> xml_attribute(std::string_view element, std::string_view name) {
-  const std::string key = " " + std::string(name) + "=\"";
-  const std::size_t at = element.find(key);
-  if (at == std::string_view::npos) return std::nullopt;
-  const std::size_t first = at + key.size();
-  const std::size_t last = element.find('"', first);
-  if (last == std::string_view::npos) return std::nullopt;
-  return std::string(element.substr(first, last - first));
-}
-
-/// Removes the pieces `<stem>_<rank>.vtu` of the .pvtu `file` (they sit next to it).
-void remove_pieces(const fs::path& file) {
-  const std::string prefix = file.stem().string() + "_";
-  std::error_code ec;
-  std::vector<fs::path> pieces;
-  for (fs::directory_iterator it(file.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0 ||
-        it->path().extension() != ".vtu")
-      continue;
-    const std::string_view rank = std::string_view(name).substr(prefix.size(), name.size() - prefix.size() - 4);
-    if (std::all_of(rank.begin(), rank.end(), [](char c) { return c >= '0' && c <= '9'; })) pieces.push_back(it->path());
-  }
-  for (const fs::path& p : pieces) fs::remove(p, ec);
-}
-
-}  // namespace
+long VtkWriter::n_frames() const { return impl_->index.n_frames(); }
 
 void VtkWriter::resume(long frames, double last_frame_t) {
   Impl& m = *impl_;
-  const fs::path index = m.directory / index_file_name;
   std::error_code ec;
-  if (m.rank != 0 || !fs::exists(index, ec)) {
-    // A new directory: the continuation only, numbered on from the run it continues. Under MPI the
-    // ranks other than 0 only number their pieces (frames continue at `frames` in either case).
-    // A new directory: the continuation only, numbered on from the run it continues.
-    m.entries.clear();
-    m.first_index = frames;
-    return;
-  }
-  std::ifstream in(index);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string pvd = text.str();
-  std::vector<PvdEntry> entries;
-  for (std::size_t at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1)) {
-    const std::string_view element = std::string_view(pvd).substr(at, pvd.find('>', at) - at);
-    const auto t = xml_attribute(element, "timestep");
-    const auto file = xml_attribute(element, "file");
-    if (!t || !file) throw std::runtime_error(index.string() + ": a DataSet without timestep or file; cannot continue it");
-    entries.push_back({std::strtod(t->c_str(), nullptr), *file});
-  }
-  if (static_cast<long>(entries.size()) < frames || frames < 1 || entries[static_cast<std::size_t>(frames - 1)].t != last_frame_t)
-    throw std::runtime_error(index.string() + ": lists " + std::to_string(entries.size()) +
-                             " frames, the checkpoint expects at least " + std::to_string(frames) + " with the last at t = " +
-                             format_double(last_frame_t) + "; these are not the results of the run the checkpoint "
-                             "belongs to (write the continuation to another --out directory)");
-  // Frames after the checkpoint belong to the results the continuation replaces (a .pvtu with
-  // its pieces, whatever the number of ranks that wrote them).
-  for (std::size_t i = static_cast<std::size_t>(frames); i < entries.size(); ++i) {
-    const fs::path file = m.directory / entries[i].file;
-    if (file.extension() == ".pvtu") remove_pieces(file);
-    fs::remove(file, ec);
-  }
-  entries.resize(static_cast<std::size_t>(frames));
-  m.entries = std::move(entries);
-  m.first_index = 0;
-  replace_file_atomically(index, pvd_text(m.entries));
+  // A new directory gets the continuation only, numbered on from the run it continues; under MPI
+  // the ranks other than 0 only number their pieces (frames continue at `frames` in either case).
+  if (m.rank != 0 || !fs::exists(m.directory / index_file_name, ec))
+    m.index.continue_from(frames);
+  else
+    m.index.cut_back_to(frames, last_frame_t);
 }
-
 
 std::string VtkWriter::frame_file_name(long index) {
   char name[32];
