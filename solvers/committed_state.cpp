@@ -62,8 +62,9 @@ void CommittedState::predict(const fem::TimeElement& time, Vec u, bool extrapola
   // extrapolation overshoots), start from constant velocity, Δx = h v_n and b = h ω_n. Static:
   // the last converged increment scaled to the new one (a secant predictor along the load path);
   // zero for the first.
-  // The nodes' part follows the analysis: an equilibrium at fixed time (h = 0) of a dynamic run
-  // predicts h v_n = 0 (its last increment is forgotten once it is reached).
+  // The nodes' part follows the analysis' type rather than the phase: an equilibrium at fixed time
+  // in a dynamic run (h = 0) takes the dynamic branch and predicts Δx = h v_n, zero (signed like
+  // v_n: the static branch's +0 could change the bits that follow).
   const double h = time.h;
   const bool is_static = model_->analysis.type == fem::AnalysisType::Static;
   const double secant = is_static && last_increment_h_ > 0.0 ? h / last_increment_h_ : 0.0;
