@@ -48,7 +48,8 @@ void time_stamps(const char* label, const fem::Model& m, const fem::Element& ele
   const fem::DofMap map = m.registry.sequential_numbering();
   std::vector<double> trial(static_cast<std::size_t>(m.registry.n_free_dofs()));
   for (std::size_t i = 0; i < trial.size(); ++i) trial[i] = 0.03 * std::sin(1.0 + 2.0 * static_cast<double>(i));
-  const fem::StepState state{0.0, 0.01, fem::TimeScheme::Midpoint, m.nodes, committed, trial, &map, 1.0};
+  const fem::StepState state{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
+                             m.nodes, committed, trial, &map};
   const int dofs = static_cast<int>(trial.size());
   fem::DenseResidual r(map, dofs);
   fem::DenseJacobian j(map, dofs);

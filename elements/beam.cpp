@@ -494,7 +494,7 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
     b.element.eps = local_deformations<double>(b.element.q.xa, b.element.q.xb, b.element.q.Ra, b.element.q.Rb, g);
     for (std::size_t k = 0; k < 2; ++k) {
       const fem::InertiaLump l = lump(k);
-      b.nodes[k] = inertia::body_start(s.at_start(nodes_[k]), s.h, l.mass, l.inertia, Vec3::Zero(), gravity_);
+      b.nodes[k] = inertia::body_start(s.at_start(nodes_[k]), s.time.h, l.mass, l.inertia, Vec3::Zero(), gravity_);
     }
     return b;
   });
@@ -504,7 +504,7 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
   if (j.wanted()) {
     const auto x = ad::variables<12>(u);
     const Eigen::Matrix<ad::Dual<12>, 12, 1> f =
-        internal_force(st, x, g, K_, section_.damping_time, s.scheme, s.h, s.precise);
+        internal_force(st, x, g, K_, section_.damping_time, s.time.scheme, s.time.h, s.precise);
     const Vec12 v = ad::values(f);
     const Mat12 J = ad::jacobian(f);
     for (int p = 0; p < 4; ++p) {
@@ -513,7 +513,7 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
     }
   } else {
     // Residual only: one level of differentiation less (about ten times cheaper).
-    const Vec12 v = internal_force(st, u, g, K_, section_.damping_time, s.scheme, s.h, s.precise);
+    const Vec12 v = internal_force(st, u, g, K_, section_.damping_time, s.time.scheme, s.time.h, s.precise);
     for (int p = 0; p < 4; ++p) r.add<3>(blocks[p], Vec3(v.segment<3>(3 * p)));
   }
 
@@ -526,10 +526,10 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
 
   // Consistent part of the translational mass: c [−1 1; 1 −1] times (2/h²)(Δx − h v_n).
   const double c = coupling_mass();
-  if (c == 0.0 || s.scheme == fem::TimeScheme::Static) return;
-  const double k = fem::inertia_coefficient(s.h);
-  const Vec3 w = (s.increment(nodes_[1]) - s.h * s.at_start(nodes_[1]).velocity) -
-                 (s.increment(nodes_[0]) - s.h * s.at_start(nodes_[0]).velocity);
+  if (c == 0.0 || s.time.is_static()) return;
+  const double k = fem::inertia_coefficient(s.time.h);
+  const Vec3 w = (s.increment(nodes_[1]) - s.time.h * s.at_start(nodes_[1]).velocity) -
+                 (s.increment(nodes_[0]) - s.time.h * s.at_start(nodes_[0]).velocity);
   r.add<3>(displacement_[0], Vec3(c * k * w));
   r.add<3>(displacement_[1], Vec3(-c * k * w));
   const Mat3 d = c * k * Mat3::Identity();
@@ -585,7 +585,7 @@ void Beam::inertia_lumps(fem::InertiaSink& out) const {
 }
 
 void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
-  if (section_.damping_time == 0.0 || s.scheme == fem::TimeScheme::Static) return;
+  if (section_.damping_time == 0.0 || s.time.is_static()) return;
   // Exactly what the damping force Gᵀ η K Δε / h did over the step, since G u = Δε.
   const Geometry g{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
   Start st;
@@ -594,7 +594,7 @@ void Beam::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   const Configuration<double> end = two_frame::along_step(st.q, u, Instant::End);
   const Strains delta = local_deformations<double>(end.xa, end.xb, end.Ra, end.Rb, g) -
                         local_deformations<double>(st.q.xa, st.q.xb, st.q.Ra, st.q.Rb, g);
-  w.dissipated += section_.damping_time / s.h * delta.dot(K_ * delta);
+  w.dissipated += section_.damping_time / s.time.h * delta.dot(K_ * delta);
 }
 
 SectionForces Beam::section_forces(std::span<const fem::NodeState> states) const {

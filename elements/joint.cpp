@@ -446,7 +446,7 @@ struct Joint::StampStart {
 void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j, bool by_hand) const {
   const Vec12 u = step_unknowns(s);
   const Vec6 lambda = s.values<6>(reaction_);
-  const bool is_static = s.scheme == fem::TimeScheme::Static;
+  const bool is_static = s.time.is_static();
   const std::array<bool, 2> used{carries_force(true, 0), carries_force(true, 1)};  // groups with multipliers
   // A joint whose rotations carry no multiplier (a spherical one) never evaluates them here, and
   // in a dynamic step its rows come by hand from a compact start.
@@ -509,7 +509,7 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   // relative coordinates e_{n+1} = E(q_{n+1}) of the end of the step: c(E(q), λ) = 0 with
   // derivatives dc/de dE and dc/dλ.
   Vec6 c = Vec6::Zero(), dc_de = Vec6::Zero(), dc_dl = Vec6::Zero();
-  const double t1 = s.t_end();
+  const double t1 = s.time.t_end();
   for (int k = 0; k < 6; ++k) {
     const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
     if (!active) {
@@ -523,18 +523,18 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
         dc_de[k] = 1.0;
         break;
       case JointLawKind::PrescribedRate:
-        c[k] = E1[k] - E0[k] - 0.5 * s.h * (law_value(law, s.t_n) + law_value(law, t1));
+        c[k] = E1[k] - E0[k] - 0.5 * s.time.h * (law_value(law, s.time.t_n) + law_value(law, t1));
         dc_de[k] = 1.0;
         break;
       case JointLawKind::Free:
       case JointLawKind::Spring:
         if (is_static) {
-          c[k] = lambda[k] + law.stiffness * (E1[k] - law.rest) - s.load_factor * law_value(law, t1);
+          c[k] = lambda[k] + law.stiffness * (E1[k] - law.rest) - s.time.external_load_factor() * law_value(law, t1);
           dc_de[k] = law.stiffness;
         } else {
           c[k] = lambda[k] + law.stiffness * (0.5 * (E0[k] + E1[k]) - law.rest) +
-                 law.damping * (E1[k] - E0[k]) / s.h - 0.5 * (law_value(law, s.t_n) + law_value(law, t1));
-          dc_de[k] = 0.5 * law.stiffness + law.damping / s.h;
+                 law.damping * (E1[k] - E0[k]) / s.time.h - 0.5 * (law_value(law, s.time.t_n) + law_value(law, t1));
+          dc_de[k] = 0.5 * law.stiffness + law.damping / s.time.h;
         }
         dc_dl[k] = 1.0;
         break;
@@ -627,7 +627,7 @@ bool Joint::has_multiplier(int component) const {
 /// e_{n+1} = E(q_{n+1}).
 struct Joint::End {
   std::uint64_t start_id = 0;
-  double t_n = 0.0, h = 0.0;
+  fem::TimeElement time;
   Vec12 u = Vec12::Zero();
   Configuration<double> q;
   Vec6 e = Vec6::Zero();
@@ -635,13 +635,11 @@ struct Joint::End {
 
 const Joint::End& Joint::end_of(const fem::StepState& s) const {
   const Vec12 u = step_unknowns(s);
-  if (!end_ || s.start_id == 0 || s.start_id != end_->start_id || s.t_n != end_->t_n || s.h != end_->h ||
-      u != end_->u) {
+  if (!end_ || s.start_id == 0 || s.start_id != end_->start_id || s.time != end_->time || u != end_->u) {
     if (!end_) end_ = std::make_unique<End>();
     const Start& st = start(s);
     end_->start_id = s.start_id;
-    end_->t_n = s.t_n;
-    end_->h = s.h;
+    end_->time = s.time;
     end_->u = u;
     end_->q = two_frame::along_step(st.q, u, Instant::End);
     end_->e = st.f(end_->q.xa, end_->q.Ra, end_->q.xb, end_->q.Rb);
@@ -693,7 +691,7 @@ void Joint::add_energy(std::span<const fem::NodeState>, fem::StateEnergy& e) con
 }
 
 void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
-  if (s.scheme == fem::TimeScheme::Static || !active_in_step(s)) return;
+  if (s.time.is_static() || !active_in_step(s)) return;
   const Vec6 e1 = end_of(s).e;
   const Vec6 lambda = s.values<6>(reaction_);
   for (int k = 0; k < 6; ++k) {
@@ -706,8 +704,8 @@ void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
         break;
       case JointLawKind::Free:
       case JointLawKind::Spring:
-        w.external_work += 0.5 * (law_value(law, s.t_n) + law_value(law, s.t_end())) * de;
-        w.dissipated += law.damping * de * de / s.h;
+        w.external_work += 0.5 * (law_value(law, s.time.t_n) + law_value(law, s.time.t_end())) * de;
+        w.dissipated += law.damping * de * de / s.time.h;
         break;
     }
   }

@@ -138,11 +138,11 @@ class Joint final : public fem::Element {
   [[nodiscard]] bool active_at(double t) const { return t >= def_.active_from && t < def_.active_until; }
   /// A step is active when its middle is: the switch flips between steps, whatever the round-off
   /// in t_n (ten steps of 0.01 end at 0.09999999999999999).
-  /// The initial equilibrium (a static solve at t = 0 with h = 0) holds a joint released at
+  /// The initial equilibrium (a static solve at the fixed time t = 0) holds a joint released at
   /// t = 0 (`active_until: 0`): the chain hangs from it, then falls.
   [[nodiscard]] bool active_in_step(const fem::StepState& s) const {
-    if (s.h == 0.0) return s.t_n >= def_.active_from && s.t_n <= def_.active_until;
-    return active_at(s.t_n + 0.5 * s.h);
+    if (s.time.at_fixed_time()) return s.time.t_n >= def_.active_from && s.time.t_n <= def_.active_until;
+    return active_at(s.time.t_n + 0.5 * s.time.h);
   }
 
  private:

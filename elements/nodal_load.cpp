@@ -37,15 +37,15 @@ namespace {
 
 /// The load over the step in its own axes: the trapezoidal average, or the end value in statics.
 fem::Vec3 load_over_step(const NodalLoad& load, const fem::StepState& s) {
-  if (s.scheme == fem::TimeScheme::Static) return s.load_factor * load.value(s.t_end());
-  return 0.5 * (load.value(s.t_n) + load.value(s.t_end()));
+  if (s.time.is_static()) return s.time.external_load_factor() * load.value(s.time.t_end());
+  return 0.5 * (load.value(s.time.t_n) + load.value(s.time.t_end()));
 }
 
 /// The node's rotation over the part of the step at which follower axes are taken: the middle
 /// (dynamics), or the end (statics).
 template <class T>
 fem::Mat3T<T> follower_rotation(const fem::StepState& s, const fem::Vec3T<T>& b) {
-  return s.scheme == fem::TimeScheme::Static ? fem::step_rotation(b) : fem::half_step_rotation(b);
+  return s.time.is_static() ? fem::step_rotation(b) : fem::half_step_rotation(b);
 }
 
 }  // namespace
@@ -70,7 +70,7 @@ fem::Vec3T<T> semitangential_row(const fem::StepState& s, fem::NodeId node, cons
     throw fem::DomainError("semitangential moment: the node has turned by more than 3 rad from its reference");
   const fem::Vec3T<T> mt = m.cast<T>();
   // Static rows are spatial moment balances (as the beam's are): the moment T(ψ)⁻ᵀ m itself.
-  if (s.scheme == fem::TimeScheme::Static) return -(fem::tangent_exp_inverse(psi).transpose() * mt);
+  if (s.time.is_static()) return -(fem::tangent_exp_inverse(psi).transpose() * mt);
   const fem::Vec3 psi_n = rotation_from_reference(s, node, reference, fem::Vec3(fem::Vec3::Zero()));
   const fem::Vec3T<T> psi_m = T(0.5) * (psi + psi_n.cast<T>());
   // Gradient at the middle of the step (Cayley: b/2 is not the half step, but any consistent

@@ -73,7 +73,7 @@ void NodeInertia::declare(fem::UnknownRegistry& registry) {
 
 void NodeInertia::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
   // Time elements (the redundancy check at t = 0) see the inertia through its own elements.
-  if (s.scheme != fem::TimeScheme::Static || frame_.angular_velocity.isZero()) return;
+  if (!s.time.is_static() || frame_.angular_velocity.isZero()) return;
   using D = ad::Dual<6>;
   Eigen::Matrix<double, 6, 1> q;
   q << s.increment(lump_.node), rotation_.valid() ? s.rotation_increment(lump_.node) : fem::Vec3::Zero();

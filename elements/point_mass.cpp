@@ -14,12 +14,12 @@ PointMass::PointMass(std::string name, std::span<const fem::Node> nodes, fem::No
 void PointMass::declare(fem::UnknownRegistry& registry) { registry.couple({block_}); }
 
 void PointMass::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
-  if (s.scheme == fem::TimeScheme::Static) {
-    r.add<3>(block_, fem::Vec3(-s.load_factor * m_ * g_));
+  if (s.time.is_static()) {
+    r.add<3>(block_, fem::Vec3(-s.time.external_load_factor() * m_ * g_));
     return;
   }
-  const double c = m_ * fem::inertia_coefficient(s.h);
-  const fem::Vec3 res = c * (s.increment(node_) - s.h * s.at_start(node_).velocity) - m_ * g_;
+  const double c = m_ * fem::inertia_coefficient(s.time.h);
+  const fem::Vec3 res = c * (s.increment(node_) - s.time.h * s.at_start(node_).velocity) - m_ * g_;
   r.add<3>(block_, res);
   const fem::Mat3 K = c * fem::Mat3::Identity();
   j.add<3, 3>(block_, block_, K);

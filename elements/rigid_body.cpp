@@ -31,7 +31,7 @@ Vec3 RigidBody::centre_velocity(const fem::NodeState& n) const {
 void RigidBody::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
   const inertia::BodyStart& b = start_cache_.get(s, [&] {
     const fem::NodeState& start = s.at_start(node_);
-    inertia::BodyStart body = inertia::body_start(start, s.h, body_.mass, body_.inertia, body_.offset, gravity_);
+    inertia::BodyStart body = inertia::body_start(start, s.time.h, body_.mass, body_.inertia, body_.offset, gravity_);
     body.vc = centre_velocity(start);
     return body;
   });
@@ -39,14 +39,14 @@ void RigidBody::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::Jacobi
 }
 
 void RigidBody::commit(const fem::StepState& s) {
-  if (s.scheme == fem::TimeScheme::Static || body_.offset.isZero()) {
+  if (s.time.is_static() || body_.offset.isZero()) {
     centre_velocity_.reset();
     return;
   }
   const fem::NodeState& start = s.at_start(node_);
   const Vec3 a_n = start.orientation * body_.offset;
   const Vec3 a_1 = fem::step_rotation(s.rotation_increment(node_)) * a_n;
-  centre_velocity_ = 2.0 * (s.increment(node_) + a_1 - a_n) / s.h - centre_velocity(start);
+  centre_velocity_ = 2.0 * (s.increment(node_) + a_1 - a_n) / s.time.h - centre_velocity(start);
 }
 
 void RigidBody::save_history(std::vector<double>& out) const {

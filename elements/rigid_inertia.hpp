@@ -70,9 +70,9 @@ inline BodyStart body_start(const fem::NodeState& n, double h, double m, const f
 /// The residual of the body for the scheme of `s` at the unknowns x (double or dual numbers).
 template <class T>
 Eigen::Matrix<T, 6, 1> body_residual(const fem::StepState& s, const Eigen::Matrix<T, 6, 1>& x, const BodyStart& b) {
-  if (s.scheme != fem::TimeScheme::Static) return dynamic_residual(x, b);
+  if (!s.time.is_static()) return dynamic_residual(x, b);
   BodyStart loaded = b;
-  loaded.weight *= s.load_factor;
+  loaded.weight *= s.time.external_load_factor();
   return static_residual(x, loaded);
 }
 

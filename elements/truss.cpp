@@ -44,7 +44,7 @@ void Truss::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSi
   const auto [a, b] = nodes_;
   const Vec3 x21_n = s.at_start(b).position - s.at_start(a).position;
   const Vec3 d = s.increment(b) - s.increment(a);
-  const TrussForce t = truss_force(x21_n, d, section_.EA, l0_, s.scheme);
+  const TrussForce t = truss_force(x21_n, d, section_.EA, l0_, s.time.scheme);
   r.add<3>(blocks_[0], -t.f);
   r.add<3>(blocks_[1], t.f);
   const Mat3 minus_K = -t.K;

@@ -6,8 +6,8 @@
 /// flexible pendulum's (bench/README.md); kept here, it is computed once per time element.
 ///
 /// The kept value serves while the StepState names the same start (StepState::start_id, drawn
-/// anew each time the integrator describes a time element) with the same t_n, h, scheme and load
-/// factor; an unnamed start (0) is recomputed at every call. The value is the same either way, to
+/// anew each time the integrator describes a time element) with the same time element
+/// (StepState::time); an unnamed start (0) is recomputed at every call. The value is the same either way, to
 /// the bit: only the number of times it is computed changes.
 #include "fem/step_state.hpp"
 
@@ -23,17 +23,13 @@ class StartCache {
   /// The value for the start of `s`: `make()` when it is not kept for that start.
   template <class Make>
   const T& get(const StepState& s, Make&& make) const {
-    if (!value_ || s.start_id == 0 || s.start_id != id_ || s.t_n != t_n_ || s.h != h_ || s.scheme != scheme_ ||
-        s.load_factor != load_factor_) {
+    if (!value_ || s.start_id == 0 || s.start_id != id_ || s.time != time_) {
       if (value_)
         *value_ = make();
       else
         value_ = std::make_unique<T>(make());
       id_ = s.start_id;
-      t_n_ = s.t_n;
-      h_ = s.h;
-      scheme_ = s.scheme;
-      load_factor_ = s.load_factor;
+      time_ = s.time;
     }
     return *value_;
   }
@@ -41,8 +37,7 @@ class StartCache {
  private:
   mutable std::unique_ptr<T> value_;
   mutable std::uint64_t id_ = 0;
-  mutable double t_n_ = 0.0, h_ = 0.0, load_factor_ = 1.0;
-  mutable TimeScheme scheme_ = TimeScheme::Midpoint;
+  mutable TimeElement time_;
 };
 
 }  // namespace catena::fem

@@ -3,7 +3,7 @@
 /// the committed state at t_n and the trial unknowns. Read-only; what an element derives from the
 /// start alone it may keep between the passes of one time element (fem/start_cache.hpp).
 #include "fem/node.hpp"
-#include "fem/time_scheme.hpp"
+#include "fem/time_element.hpp"
 #include "fem/unknowns.hpp"
 
 #include <cstdint>
@@ -13,28 +13,23 @@
 namespace catena::fem {
 
 struct StepState {
-  double t_n = 0.0;
-  double h = 0.0;
-  TimeScheme scheme = TimeScheme::Midpoint;
+  /// When the element is, its scheme and phase, the load factor: the integrator's description,
+  /// apart from the trial values.
+  TimeElement time;
   std::span<const Node> nodes;
   std::span<const NodeState> committed;  ///< state at t_n, one per node
   std::span<const double> trial;         ///< trial unknowns, indexed through `map`
   const DofMap* map = nullptr;           ///< block -> index in `trial` (fixed -> none)
-  /// Static stamping only: multiplies every load and weight. Load stepping at a fixed time
-  /// (the equilibrium that starts a dynamic run) raises it from 0 to 1; otherwise it is 1.
-  double load_factor = 1.0;
   /// Set by Newton when its corrections stall below the tolerance but above what its test needs:
   /// an element whose residual subtracts nearly equal quantities (the beam's change of
   /// deformations over the step) then evaluates them in extended precision, which lowers the
   /// rounding noise that stalled the corrections. Both modes compute the same residual to rounding.
   bool precise = false;
   /// Names the start this time element is stamped from (the committed states and the elements'
-  /// histories, besides t_n, h, scheme and load factor): new_start_id() each time the integrator
+  /// histories, besides `time`): new_start_id() each time the integrator
   /// describes a time element, so that elements may keep what depends on the start alone between
   /// its Newton passes (fem::StartCache). 0: not named (a StepState built by hand), keep nothing.
   std::uint64_t start_id = 0;
-
-  [[nodiscard]] double t_end() const { return t_n + h; }
 
   /// Trial values of a block; fixed components read as 0.
   template <int N>
@@ -48,7 +43,7 @@ struct StepState {
   [[nodiscard]] const NodeState& at_start(NodeId n) const { return committed[n.index]; }
   [[nodiscard]] Vec3 position_end(NodeId n) const { return committed[n.index].position + increment(n); }
   [[nodiscard]] Vec3 velocity_end(NodeId n) const {
-    return 2.0 * increment(n) / h - committed[n.index].velocity;
+    return 2.0 * increment(n) / time.h - committed[n.index].velocity;
   }
   /// Frame nodes: the rotation unknown of the step, the spatial Cayley vector b with
   /// R_{n+1} = cay(b) R_n (fem/step_rotation.hpp).

@@ -13,7 +13,9 @@
 /// External loads enter as the trapezoidal average ½ (f(t_n) + f(t_{n+1})) in both schemes.
 /// A third value, `Static`, is not a time scheme but the same stamping for static analysis:
 /// no inertia, internal forces and loads at the end of the increment, t being the load
-/// parameter (equilibrium  f_int(x_{n+1}) = f_ext(t_{n+1})).
+/// parameter (equilibrium  f_int(x_{n+1}) = f_ext(t_{n+1})). Which of the static phases a solve
+/// is in (a load increment, an equilibrium at fixed time) is the time element's
+/// (fem/time_element.hpp); elements ask it `is_static()` rather than compare schemes.
 #include <cstdint>
 #include <string_view>
 

@@ -39,17 +39,20 @@ CommittedState::CommittedState(fem::Model& model, assembly::Tableau& tableau)
   }
 }
 
-fem::StepState CommittedState::describe(double t, double h) const {
-  const fem::TimeScheme scheme =
-      model_->analysis.type == fem::AnalysisType::Static ? fem::TimeScheme::Static : model_->analysis.scheme;
-  fem::StepState s{t, h, scheme, model_->nodes, states_, {}, nullptr};
+fem::TimeElement CommittedState::time_element(double t, double h) const {
+  if (model_->analysis.type == fem::AnalysisType::Static) return fem::TimeElement::load_increment(t, h);
+  return fem::TimeElement::dynamic_step(t, h, model_->analysis.scheme);
+}
+
+fem::StepState CommittedState::describe(const fem::TimeElement& time) const {
+  fem::StepState s{time, model_->nodes, states_, {}, nullptr};
   // A new name for every description: whoever changes the states or the elements' histories
   // (a commit, a restore, a relaxation round) describes the next time element afresh.
   s.start_id = fem::new_start_id();
   return s;
 }
 
-void CommittedState::predict(double t, double h, Vec u, bool extrapolate) const {
+void CommittedState::predict(const fem::TimeElement& time, Vec u, bool extrapolate) const {
   // Dynamic: constant acceleration, with the acceleration of the last step from its end and mean
   // velocities, a = 2 (v_n − Δx_n/h_n)/h_n: Δx = h v_n + ½ h² a, and b = h ω_n + ½ h² α from ω_n
   // and b_n alike. Exact for constant acceleration; for a smooth motion its error is O(h³)
@@ -59,6 +62,10 @@ void CommittedState::predict(double t, double h, Vec u, bool extrapolate) const 
   // extrapolation overshoots), start from constant velocity, Δx = h v_n and b = h ω_n. Static:
   // the last converged increment scaled to the new one (a secant predictor along the load path);
   // zero for the first.
+  // The nodes' part follows the analysis' type rather than the phase: an equilibrium at fixed time
+  // in a dynamic run (h = 0) takes the dynamic branch and predicts Δx = h v_n, zero (signed like
+  // v_n: the static branch's +0 could change the bits that follow).
+  const double h = time.h;
   const bool is_static = model_->analysis.type == fem::AnalysisType::Static;
   const double secant = is_static && last_increment_h_ > 0.0 ? h / last_increment_h_ : 0.0;
   const double h_last = last_increment_h_ > 0.0 ? last_increment_h_ : 1.0;
@@ -105,7 +112,7 @@ void CommittedState::predict(double t, double h, Vec u, bool extrapolate) const 
   sink.a = a;
   sink.first = first;
   sink.last = last;
-  const fem::StepState s = describe(t, h);
+  const fem::StepState s = describe(time);
   // Every element with a block this rank owns, not only those it evaluates.
   if (ranks_ > 1)
     for (const std::size_t e : kept_elements_) model_->elements[e]->predict(s, sink);
@@ -116,7 +123,7 @@ void CommittedState::predict(double t, double h, Vec u, bool extrapolate) const 
 
 
 void CommittedState::commit(fem::StepState s, Vec u, Work work) {
-  const double h = s.h;
+  const double h = s.time.h;
   tableau_->gather_all(u, full_solution_);
   s.trial = full_solution_;
   s.map = &tableau_->global_map();
@@ -138,7 +145,7 @@ void CommittedState::commit(fem::StepState s, Vec u, Work work) {
     for (const std::size_t e : kept_elements_) model_->elements[e]->commit(s);
   else
     tableau_->for_each_local_element([&](int, std::size_t e) { model_->elements[e]->commit(s); });
-  const bool is_static = s.scheme == fem::TimeScheme::Static;
+  const bool is_static = s.time.is_static();
   last_increment_.resize(states_.size());
   last_increment_h_ = h;
   for (std::size_t n = 0; n < states_.size(); ++n) {

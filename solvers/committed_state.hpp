@@ -26,19 +26,22 @@ class CommittedState {
   /// The model has joints (multiplier unknowns).
   [[nodiscard]] bool has_multipliers() const { return has_multipliers_; }
 
-  /// The time element [t, t + h] from the committed state, in the analysis' scheme (`Static` for
-  /// static analyses), under a new start name (fem::StepState::start_id).
-  [[nodiscard]] fem::StepState describe(double t, double h) const;
-  /// The starting values of a step's unknowns. `extrapolate`: dynamic steps after the first take
-  /// the last step's acceleration into account (committed_state.cpp); false: constant velocity.
-  void predict(double t, double h, Vec u, bool extrapolate = true) const;
+  /// The time element [t, t + h] of the analysis: a dynamic step in its scheme, or a load
+  /// increment of a static analysis.
+  [[nodiscard]] fem::TimeElement time_element(double t, double h) const;
+  /// `time` from the committed state, under a new start name (fem::StepState::start_id).
+  [[nodiscard]] fem::StepState describe(const fem::TimeElement& time) const;
+  [[nodiscard]] fem::StepState describe(double t, double h) const { return describe(time_element(t, h)); }
+  /// The starting values of the unknowns of `time`. `extrapolate`: dynamic steps after the first
+  /// take the last step's acceleration into account (committed_state.cpp); false: constant velocity.
+  void predict(const fem::TimeElement& time, Vec u, bool extrapolate = true) const;
   /// Whether predict(…, extrapolate) uses the last step's acceleration: a dynamic step after one.
   [[nodiscard]] bool extrapolates(bool extrapolate) const {
     return extrapolate && model_->analysis.type != fem::AnalysisType::Static && last_increment_h_ > 0.0;
   }
   /// The state as a static linearization point in `u`: node increments zero, the elements' own
   /// unknowns (joints' relative coordinates and multipliers) at their last values.
-  void linearization_point(Vec u) const { predict(0.0, 0.0, u); }
+  void linearization_point(Vec u) const { predict(fem::TimeElement::equilibrium(0.0, 1.0), u); }
 
   /// What a commit does with the work of the loads and dampers over the time element.
   enum class Work : bool {

@@ -95,7 +95,7 @@ LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model
 LinearizedAnalysis::~LinearizedAnalysis() = default;
 
 fem::StepState LinearizedAnalysis::static_context(double load_factor) const {
-  return fem::StepState{0.0, 0.0, fem::TimeScheme::Static, model_->nodes, state_->states(), {}, nullptr, load_factor};
+  return fem::StepState{fem::TimeElement::equilibrium(0.0, load_factor), model_->nodes, state_->states(), {}, nullptr};
 }
 
 void LinearizedAnalysis::establish_state() {

@@ -147,7 +147,8 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
 
 bool Newton::kept_jacobian_fits(const fem::StepState& context) const {
   // Steps that land on the output grid differ from dt by an ulp or so: the same Jacobian.
-  if (!kept_ || std::abs(kept_h_ - context.h) > 1e-9 * context.h || kept_scheme_ != context.scheme) return false;
+  const fem::TimeElement& time = context.time;
+  if (!kept_ || std::abs(kept_h_ - time.h) > 1e-9 * time.h || kept_scheme_ != time.scheme) return false;
   return tableau_->matrix_assemblies() == kept_assembly_;  // nobody else assembled into the matrix since
 }
 
@@ -200,8 +201,8 @@ void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) 
     if (shift_) check(MatDiagonalSet(J, shift_, ADD_VALUES), "MatDiagonalSet");
     kept_assembly_ = tableau_->matrix_assemblies();
     kept_ = true;
-    kept_h_ = context.h;
-    kept_scheme_ = context.scheme;
+    kept_h_ = context.time.h;
+    kept_scheme_ = context.time.scheme;
     transport_.record(context, u);
   } else {
     tableau_->assemble_residual(context, u, residual_);
@@ -401,8 +402,8 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
       check(VecMax(scratch_, &row, &largest), "VecMax");
       PetscPrintf(tableau_->comm(),
                   "newton t %.9g h %.3g iteration %d %s%s |f| %.3e correction %.3e contraction %.3e at %s\n",
-                  context.t_n, context.h, report.iterations, fresh ? "fresh" : "kept ", context.precise ? " precise" : "",
-                  norm, d, theta, tableau_->row_name(row).c_str());
+                  context.time.t_n, context.time.h, report.iterations, fresh ? "fresh" : "kept ",
+                  context.precise ? " precise" : "", norm, d, theta, tableau_->row_name(row).c_str());
     }
     if (fresh && d <= settings_.tolerance) return finish(true, "full Newton correction below the tolerance");
     // A kept Jacobian can hide a slowly converging component under fast ones (a stiff member
@@ -421,8 +422,8 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
         PetscReal last = 0.0;
         check(VecNorm(scratch_, NORM_INFINITY, &last), "VecNorm");
         if (monitor_)
-          PetscPrintf(tableau_->comm(), "newton t %.9g h %.3g final chord correction %.3e\n", context.t_n, context.h,
-                      last);
+          PetscPrintf(tableau_->comm(), "newton t %.9g h %.3g final chord correction %.3e\n", context.time.t_n,
+                      context.time.h, last);
         if (last <= d) {
           check(VecAXPY(u, -1.0, correction_), "VecAXPY");
           ++report.iterations;

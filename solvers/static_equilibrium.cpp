@@ -14,7 +14,7 @@ using assembly::check;
 void StaticEquilibrium::check_redundancy(Vec u) {
   if (!state_->has_multipliers()) return;
   const fem::StepState s = state_->describe(0.0, model_->analysis.dt);
-  state_->predict(0.0, model_->analysis.dt, u);
+  state_->predict(s.time, u);
   tableau_->assemble_jacobian(s, u, tableau_->jacobian());
   const std::vector<std::string> dependent = dependent_unknowns(*tableau_, tableau_->jacobian());
   if (dependent.empty()) return;
@@ -59,9 +59,8 @@ bool StaticEquilibrium::relax_mechanism(Vec u) {
       a[i] = k >= 0 ? std::max(std::abs(a[i]), floor[k]) : 0.0;
     }
     check(VecRestoreArray(shift, &a), "VecRestoreArray");
-    fem::StepState s = state_->describe(0.0, 0.0);
-    s.scheme = fem::TimeScheme::Static;
-    state_->predict(0.0, 0.0, u);
+    const fem::StepState s = state_->describe(fem::TimeElement::equilibrium(0.0, 1.0));
+    state_->predict(s.time, u);
     newton_->set_jacobian_shift(shift);
     const NewtonReport rep = newton_->solve(s, u);
     newton_->set_jacobian_shift(nullptr);
@@ -90,10 +89,9 @@ void StaticEquilibrium::solve(Vec u, double from, double to) {
   double lambda = from, increment = span;
   int successes = 0;
   while (lambda != to) {
-    fem::StepState s = state_->describe(0.0, 0.0);
-    s.scheme = fem::TimeScheme::Static;
-    s.load_factor = std::abs(to - lambda) <= std::abs(increment) ? to : lambda + increment;
-    state_->predict(0.0, 0.0, u);  // no node increments; the joints' last multipliers
+    const double load_factor = std::abs(to - lambda) <= std::abs(increment) ? to : lambda + increment;
+    const fem::StepState s = state_->describe(fem::TimeElement::equilibrium(0.0, load_factor));
+    state_->predict(s.time, u);  // no node increments; the joints' last multipliers
     const NewtonReport rep = newton_->solve(s, u);
     counters_->newton_iterations += rep.iterations;
     if (!rep.converged) {
@@ -102,7 +100,7 @@ void StaticEquilibrium::solve(Vec u, double from, double to) {
       successes = 0;
       if (relaxed && rep.singular) return;
       if (std::abs(increment) < min_increment) {
-        std::string msg = format_numbers("initial equilibrium: Newton failed at load factor %.6g (", s.load_factor);
+        std::string msg = format_numbers("initial equilibrium: Newton failed at load factor %.6g (", load_factor);
         msg += rep.reason + ")";
         if (!rep.largest_owner.empty()) msg += "; largest residual in " + rep.largest_owner;
         msg += "; the loads at t = 0 may have no static equilibrium (a mechanism, a free body)";
@@ -111,7 +109,7 @@ void StaticEquilibrium::solve(Vec u, double from, double to) {
       continue;
     }
     state_->commit(s, u, CommittedState::Work::Leave);
-    lambda = s.load_factor;
+    lambda = load_factor;
     ++counters_->equilibrium_increments;
     if (++successes >= 2) {
       increment = std::abs(2.0 * increment) < std::abs(span) ? 2.0 * increment : span;

@@ -112,15 +112,16 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       // Land exactly on the grid: never leave a round-off sliver for a separate time element.
       const double remaining = t_target - t;
       const double h = remaining - h_cur < 1e-6 * h_cur ? remaining : h_cur;
-      state_.predict(t, h, u);
-      NewtonReport rep = newton_.solve(state_.describe(t, h), u, jacobian_policy);
+      const fem::TimeElement time = state_.time_element(t, h);
+      state_.predict(time, u);
+      NewtonReport rep = newton_.solve(state_.describe(time), u, jacobian_policy);
       if (!rep.converged && state_.extrapolates(true)) {
         // The extrapolated start overshot (a step long against the motion's time scale): the
         // same step again from constant velocity before it is cut.
         counters_.newton_iterations += rep.iterations;
         iterations += rep.iterations;
-        state_.predict(t, h, u, false);
-        rep = newton_.solve(state_.describe(t, h), u, jacobian_policy);
+        state_.predict(time, u, false);
+        rep = newton_.solve(state_.describe(time), u, jacobian_policy);
       }
       counters_.newton_iterations += rep.iterations;
       iterations += rep.iterations;
@@ -143,7 +144,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
         }
         continue;
       }
-      state_.commit(state_.describe(t, h), u);
+      state_.commit(state_.describe(time), u);
       t = (h == remaining) ? t_target : t + h;
       ++counters_.steps;
       if (h_cur < a.dt && ++successes >= 4) {

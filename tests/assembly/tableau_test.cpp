@@ -120,7 +120,8 @@ TEST(Tableau, PatternIsExactlyTheDeclaredCouplings) {
 TEST(Tableau, OnePassGivesTheResidualAndJacobianOfTwoAndValuesRoundTrip) {
   const fem::Model m = truss_net(10, 5);
   Tableau t(m, PETSC_COMM_WORLD);
-  const fem::StepState context{0.0, 1e-2, fem::TimeScheme::Midpoint, m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState context{fem::TimeElement::dynamic_step(0.0, 1e-2, fem::TimeScheme::Midpoint),
+                               m.nodes, m.initial_state, {}, nullptr};
   VecHandle x = t.create_vector(), f1 = t.create_vector(), f2 = t.create_vector();
   ASSERT_EQ(VecSetRandom(x, nullptr), 0);
   ASSERT_EQ(VecScale(x, 0.01), 0);
@@ -148,7 +149,8 @@ TEST(Tableau, ThreadsStampTheSameSumsBitForBit) {
   Tableau serial(m, PETSC_COMM_WORLD), threaded(m, PETSC_COMM_WORLD);
   serial.set_threads(1);
   threaded.set_threads(2);  // asked for: no timing decides
-  const fem::StepState context{0.0, 1e-2, fem::TimeScheme::Midpoint, m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState context{fem::TimeElement::dynamic_step(0.0, 1e-2, fem::TimeScheme::Midpoint),
+                               m.nodes, m.initial_state, {}, nullptr};
   VecHandle x = serial.create_vector(), f1 = serial.create_vector(), f2 = threaded.create_vector();
   ASSERT_EQ(VecSetRandom(x, nullptr), 0);
   ASSERT_EQ(VecScale(x, 0.01), 0);
@@ -193,7 +195,8 @@ TEST(Tableau, AStampOutsideTheDeclaredPatternIsAnError) {
   m.add_element<StampsOutsideItsCouplings>(m.nodes, fem::NodeId{0}, fem::NodeId{2});  // a and c never couple
   m.update_length_scale();
   Tableau t(m, PETSC_COMM_WORLD);
-  const fem::StepState context{0.0, 1e-2, fem::TimeScheme::Midpoint, m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState context{fem::TimeElement::dynamic_step(0.0, 1e-2, fem::TimeScheme::Midpoint),
+                               m.nodes, m.initial_state, {}, nullptr};
   VecHandle x = t.create_vector();
   ASSERT_EQ(VecZeroEntries(x), 0);
   EXPECT_THROW(t.assemble_jacobian(context, x, t.jacobian()), PetscFailure);

@@ -13,8 +13,8 @@ TEST(StartCache, ComputesOncePerNamedStart) {
   int made = 0;
   const auto make = [&] { return ++made; };
   StepState s;
-  s.t_n = 0.5;
-  s.h = 0.01;
+  s.time.t_n = 0.5;
+  s.time.h = 0.01;
   s.start_id = new_start_id();
   EXPECT_EQ(cache.get(s, make), 1);
   EXPECT_EQ(cache.get(s, make), 1);  // the same start: kept
@@ -22,18 +22,20 @@ TEST(StartCache, ComputesOncePerNamedStart) {
   EXPECT_EQ(cache.get(s, make), 1);
   s.start_id = new_start_id();  // described anew (a commit, a restore)
   EXPECT_EQ(cache.get(s, make), 2);
-  s.h = 0.005;  // a cut step from the same states
+  s.time.h = 0.005;  // a cut step from the same states
   EXPECT_EQ(cache.get(s, make), 3);
-  s.t_n = 0.6;
+  s.time.t_n = 0.6;
   EXPECT_EQ(cache.get(s, make), 4);
-  s.scheme = TimeScheme::Static;
+  s.time.scheme = TimeScheme::Static;
   EXPECT_EQ(cache.get(s, make), 5);
-  s.load_factor = 0.5;
+  s.time.load_factor = 0.5;
   EXPECT_EQ(cache.get(s, make), 6);
   EXPECT_EQ(cache.get(s, make), 6);
-  s.start_id = 0;  // unnamed: never kept
+  s.time.phase = StepPhase::Equilibrium;
   EXPECT_EQ(cache.get(s, make), 7);
+  s.start_id = 0;  // unnamed: never kept
   EXPECT_EQ(cache.get(s, make), 8);
+  EXPECT_EQ(cache.get(s, make), 9);
 }
 
 TEST(StartCache, NewIdsAreNeverZeroOrRepeated) {

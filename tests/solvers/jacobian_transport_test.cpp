@@ -110,8 +110,11 @@ TEST(JacobianTransport, TurnsAKeptJacobianIntoTheJacobianOfTheTurnedModel) {
   std::vector<double> turned_trial = trial;
   turn_all(m, t, Q, turned_trial);
 
-  const fem::StepState step{0.0, 0.01, fem::TimeScheme::Midpoint, m.nodes, start, {}, nullptr};
-  const fem::StepState turned_step{0.0, 0.01, fem::TimeScheme::Midpoint, m.nodes, turned_start, {}, nullptr};
+  const fem::StepState step{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
+
+                            m.nodes, start, {}, nullptr};
+  const fem::StepState turned_step{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
+                                   m.nodes, turned_start, {}, nullptr};
   const assembly::VecHandle x = vector_of(t, trial), x_turned = vector_of(t, turned_trial);
 
   // The Jacobian of the turned element, and the kept one applied through the transport.
@@ -158,8 +161,10 @@ TEST(JacobianTransport, SavedAxesRestoreTheSameTurn) {
   assembly::Tableau t(m, PETSC_COMM_WORLD);
   std::vector<fem::NodeState> later = m.initial_state;
   for (fem::NodeState& s : later) s.orientation = fem::Quaternion(fem::exp_map<double>(Vec3(0.1, 0.2, -0.3)));
-  const fem::StepState first{0.0, 0.01, fem::TimeScheme::Midpoint, m.nodes, m.initial_state, {}, nullptr};
-  const fem::StepState second{0.01, 0.01, fem::TimeScheme::Midpoint, m.nodes, later, {}, nullptr};
+  const fem::StepState first{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
+                             m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState second{fem::TimeElement::dynamic_step(0.01, 0.01, fem::TimeScheme::Midpoint),
+                              m.nodes, later, {}, nullptr};
   assembly::VecHandle x = t.create_vector();
   ASSERT_EQ(VecSet(x, 0.01), 0);
 

@@ -81,7 +81,8 @@ TEST(SaddlePointOrdering, PutsEveryMultiplierAfterItsNodesAndSolvesWithoutPivoti
       a[i] = (t.row_kind(i) == fem::UnknownKind::Multiplier ? 50.0 : 1e-3) * u(rng);
     ASSERT_EQ(VecRestoreArray(x, &a), 0);
   }
-  const fem::StepState step{0.0, 1e-3, fem::TimeScheme::Midpoint, m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState step{fem::TimeElement::dynamic_step(0.0, 1e-3, fem::TimeScheme::Midpoint),
+                            m.nodes, m.initial_state, {}, nullptr};
   t.assemble_jacobian(step, x, t.jacobian());
 
   const std::vector<PetscInt> order = saddle_point_order(t);

@@ -20,7 +20,8 @@ struct TrialState {
   std::vector<fem::NodeState> committed;
   double t_n = 0.0, h = 0.1;
   fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
-  double load_factor = 1.0;  ///< static stamping only (fem::StepState::load_factor)
+  /// `Static`: a load increment (fem::StepPhase::LoadIncrement) over [t_n, t_n + h].
+  double load_factor = 1.0;  ///< static stamping only (fem::TimeElement::load_factor)
   bool precise = false;      ///< fem::StepState::precise
 
   explicit TrialState(const fem::Model& m)
@@ -28,7 +29,9 @@ struct TrialState {
         trial(static_cast<std::size_t>(m.registry.n_free_dofs()), 0.0),
         committed(m.initial_state) {}
   [[nodiscard]] fem::StepState view(const fem::Model& m) const {
-    return fem::StepState{t_n, h, scheme, m.nodes, committed, trial, &map, load_factor, precise};
+    const fem::StepPhase phase =
+        scheme == fem::TimeScheme::Static ? fem::StepPhase::LoadIncrement : fem::StepPhase::Dynamic;
+    return fem::StepState{{t_n, h, scheme, phase, load_factor}, m.nodes, committed, trial, &map, precise};
   }
 };
 
