@@ -19,8 +19,8 @@ struct TrialState {
   std::vector<double> trial;
   std::vector<fem::NodeState> committed;
   double t_n = 0.0, h = 0.1;
-  fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
   /// `Static`: a load increment (fem::StepPhase::LoadIncrement) over [t_n, t_n + h].
+  fem::TimeScheme scheme = fem::TimeScheme::Midpoint;
   double load_factor = 1.0;  ///< static stamping only (fem::TimeElement::load_factor)
   bool precise = false;      ///< fem::StepState::precise
 
