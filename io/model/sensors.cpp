@@ -51,14 +51,16 @@ void read_element_sensor(const ModelContext& context, const Cursor& item, const 
   s.element = &element;
 }
 
-/// A frame looked up by name in `frames` (rigid bodies or joints); unknown: a suggestion.
+/// A frame looked up by name in `frames` (rigid bodies or joints: `noun` and its `plural`);
+/// unknown: a suggestion.
 fem::SensorFrame find_frame(const Cursor& c, const std::string& name,
-                            const std::map<std::string, fem::SensorFrame>& frames, std::string_view noun) {
+                            const std::map<std::string, fem::SensorFrame>& frames, std::string_view noun,
+                            std::string_view plural) {
   if (const auto it = frames.find(name); it != frames.end()) return it->second;
   std::vector<std::string> names;
   for (const auto& entry : frames) names.push_back(entry.first);
   const DefinedNamesWording wording{
-      .none = "the model has no " + std::string(noun) + "s", .list_at_most = 12, .counted = "are defined"};
+      .none = "the model has no " + std::string(plural), .list_at_most = 12, .counted = "are defined"};
   c.fail("unknown " + std::string(noun) + " '" + name + "'" + unknown_name_hint(name, names, wording));
 }
 
@@ -72,9 +74,9 @@ fem::SensorFrame read_sensor_frame(const ModelContext& context, const Cursor& c)
   if (const auto n = c.find("node"))
     return fem::SensorFrame{context.read_node(*n), fem::Vec3::Zero(), fem::Mat3::Identity()};
   if (const auto b = c.find("body"))
-    return find_frame(*b, context.name_at(*b, "a rigid body name"), context.body_frames, "rigid body");
+    return find_frame(*b, context.name_at(*b, "a rigid body name"), context.body_frames, "rigid body", "rigid bodies");
   const Cursor j = *c.find("joint");
-  return find_frame(j, context.name_at(j, "a joint name"), context.joint_frames, "joint");
+  return find_frame(j, context.name_at(j, "a joint name"), context.joint_frames, "joint", "joints");
 }
 
 /// A node sensor on `node` (`where`: the place that named it).
