@@ -12,6 +12,10 @@ char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned 
 
 }  // namespace
 
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) { return lower(x) == lower(y); });
+}
+
 int edit_distance(std::string_view a, std::string_view b) {
   const std::size_t n = a.size(), m = b.size();
   std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1, 0));

@@ -11,6 +11,9 @@
 
 namespace catena::io {
 
+/// Whether `a` and `b` are the same words but for the case of their letters.
+bool equal_ignoring_case(std::string_view a, std::string_view b);
+
 /// Case-insensitive optimal-string-alignment distance: insertions, deletions, substitutions and
 /// transpositions of two adjacent characters each count one edit.
 int edit_distance(std::string_view a, std::string_view b);

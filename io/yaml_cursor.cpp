@@ -1,6 +1,7 @@
 #include "io/yaml_cursor.hpp"
 
 #include "io/input_error.hpp"
+#include "io/name_hint.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,8 +16,6 @@ namespace catena::io {
 
 namespace {
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
 std::string_view trim(std::string_view s) {
   const auto first = s.find_first_not_of(" \t");
   if (first == std::string_view::npos) return {};
@@ -24,11 +23,11 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-/// YAML's spellings of infinity and not-a-number (.inf, -.Inf, .NaN, ...).
+/// YAML's spellings of infinity and not-a-number, in any case (.inf, -.Inf, .NaN, ...).
+constexpr std::array<std::string_view, 4> yaml_non_finite{".inf", "+.inf", "-.inf", ".nan"};
 bool is_yaml_non_finite(std::string_view text) {
-  std::string s;
-  for (char c : text) s += lower(c);
-  return s == ".inf" || s == "+.inf" || s == "-.inf" || s == ".nan";
+  return std::any_of(yaml_non_finite.begin(), yaml_non_finite.end(),
+                     [&](std::string_view spelling) { return equal_ignoring_case(text, spelling); });
 }
 
 enum class Literal : std::uint8_t { Number, OutOfRange, NotANumber };
