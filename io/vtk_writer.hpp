@@ -54,7 +54,8 @@
 /// Pieces and the .pvtu have the serial content otherwise (same arrays, node_id, TIME). A rank
 /// with neither cells nor points writes no piece, and the .pvtu does not list it. Every rank
 /// writes into `directory`, which must be the same (shared) directory on every rank.
-/// VTK headers stay in vtk_writer.cpp (pimpl).
+/// The writer builds each grid's layout and fills its arrays from the model; VTK turns them into
+/// files in a module of its own, loaded by the first writer (io/vtk_module.hpp says why).
 #include "solvers/observer.hpp"
 
 #include <mpi.h>

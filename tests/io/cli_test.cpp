@@ -252,4 +252,29 @@ TEST(Cli, RunWithoutItsSolverSaysWhatIsMissing) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, RunWithoutItsVtkModuleSaysWhatIsMissing) {
+  // catena-run loads VTK from libcatena_vtk.so next to it (io/vtk_module.hpp): without it the run
+  // stops before its first step, naming the module and where it looked.
+  const fs::path dir = fresh_dir("no_vtk");
+  fs::create_directories(dir);
+  const fs::path build = fs::path(CATENA_EXECUTABLE).parent_path();
+  fs::copy_file(CATENA_EXECUTABLE, dir / "catena");
+  fs::copy_file(build / "catena-run", dir / "catena-run");
+  const Result libraries = shell("ldd " + (dir / "catena-run").string());
+  EXPECT_EQ(libraries.output.find("libvtk"), std::string::npos) << libraries.output;
+  const Result r = shell((dir / "catena").string() + " run " + source("cases/bathe-pendulum/model.yaml") + " --out " +
+                         (dir / "out").string());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("VTK output needs Catena's VTK module, libcatena_vtk.so"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find((dir / "libcatena_vtk.so").string() + ": "), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "energy.csv"));
+  // Named by CATENA_VTK_MODULE, the build's module serves.
+  const Result named = shell("CATENA_VTK_MODULE=" + (build / "libcatena_vtk.so").string() + " " +
+                             (dir / "catena").string() + " run " + source("cases/bathe-pendulum/model.yaml") +
+                             " --out " + (dir / "out").string() + " --set analysis.t_end=0.01 --quiet");
+  EXPECT_EQ(named.code, 0) << named.output;
+  EXPECT_TRUE(fs::exists(dir / "out" / "results_00000.vtu"));
+  fs::remove_all(dir);
+}
+
 }  // namespace

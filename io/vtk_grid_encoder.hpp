@@ -1,0 +1,65 @@
+#pragma once
+/// The boundary between catena-run and its VTK module, libcatena_vtk.so (io/vtk_grid_encoder.cpp,
+/// loaded by io/vtk_module.hpp, which says why): a grid's layout and its frame arrays as plain
+/// data. Both sides include this header; it names no VTK type and no Catena type, so the module
+/// holds VTK's code alone and catena-run none of it.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace catena::io::vtk {
+
+enum class CellShape : unsigned char { Vertex, Line, PolyLine };
+
+/// What stays the same from frame to frame (io/vtk_writer.hpp describes the content).
+struct GridLayout {
+  std::vector<double> reference_points;    ///< 3 per point [m]: the points at t = 0
+  std::vector<CellShape> cell_shapes;      ///< one per cell
+  std::vector<std::int64_t> cell_offsets;  ///< cells + 1 offsets into cell_points
+  std::vector<std::int64_t> cell_points;   ///< every cell's point ids, one cell after another
+  std::vector<int> node_id;                ///< per point: the node's index in the model, −1 for element points
+  std::vector<int> frame_node;             ///< per point: 1 for frame nodes
+  std::vector<double> section_radius;      ///< per point [m]
+  std::vector<unsigned char> ghosts;       ///< per point, VTK's ghost flags; empty: no ghost array (serial)
+  std::vector<std::pair<std::string, int>> cell_fields;  ///< name and components (1, or 3 for vectors)
+  bool compressed = false;                 ///< zlib for the arrays
+  [[nodiscard]] std::size_t n_points() const { return reference_points.size() / 3; }
+  [[nodiscard]] std::size_t n_cells() const { return cell_shapes.size(); }
+};
+
+/// The point arrays a frame sets: 3 components each, orientation 4 (w, x, y, z).
+enum class PointArray : int { Displacement, Velocity, Orientation, Director1, Director2, Director3, AngularVelocity };
+
+/// One grid (a serial frame series, or one rank's piece) in VTK's objects. The frame's values are
+/// written straight into its arrays (no copy), then encoded.
+class GridEncoder {
+ public:
+  GridEncoder() = default;
+  GridEncoder(const GridEncoder&) = delete;
+  GridEncoder& operator=(const GridEncoder&) = delete;
+  virtual ~GridEncoder() = default;
+
+  /// The current positions, 3 per point [m].
+  [[nodiscard]] virtual double* points() = 0;
+  [[nodiscard]] virtual double* point_array(PointArray which) = 0;
+  /// Cell field `k` (the layout's, then those added), components per cell.
+  [[nodiscard]] virtual double* cell_field(std::size_t k) = 0;
+  /// A field the layout did not have, NaN everywhere; returns its index.
+  virtual std::size_t add_cell_field(const std::string& name, int components) = 0;
+  /// The .vtu of the current values at time t (VTK XML, appended raw binary, field data TIME).
+  /// Throws std::runtime_error when VTK cannot write it.
+  [[nodiscard]] virtual std::string encode(double t) = 0;
+  /// The .pvtu of a frame at time t whose pieces `<stem of file>_<rank>.vtu` exist for the ranks
+  /// with `written[rank] != 0`, with this grid's arrays. Throws std::runtime_error.
+  [[nodiscard]] virtual std::string encode_summary(double t, const std::string& file,
+                                                   const std::vector<unsigned char>& written) = 0;
+};
+
+/// The module's entry point, looked up by name (io/vtk_module.cpp): a new encoder the caller
+/// owns. Throws std::runtime_error (or std::bad_alloc).
+using CreateGridEncoder = GridEncoder* (*)(const GridLayout& layout);
+inline constexpr const char* create_grid_encoder_symbol = "catena_vtk_create_grid_encoder";
+
+}  // namespace catena::io::vtk
