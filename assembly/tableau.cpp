@@ -91,6 +91,7 @@ Tableau::Tableau(const fem::Model& model, MPI_Comm comm) : model_(&model), comm_
   // whatever the numbering: in the model's order, rows permuted by nested dissection are hit at
   // random (from 1e4 to 1e5 chain links the assembly grew 16 times: cache misses on 230 MB).
   std::sort(stamp_order.begin(), stamp_order.end());
+  jacobian_scatter_ = JacobianScatter(model.elements.size());
   stamp_plan_ = StampPlan(
       stamp_order,
       [&](std::size_t i) {
@@ -272,12 +273,18 @@ void Tableau::set_threads(int n) {
 
 void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j,
                                    bool concurrent) {
+  stamp_local_elements_with(context, x, r, [&j](int, std::size_t) -> fem::JacobianSink& { return j; }, concurrent);
+}
+
+template <class SinkFor>
+void Tableau::stamp_local_elements_with(const fem::StepState& context, Vec x, fem::ResidualSink& r,
+                                        const SinkFor& sink_for, bool concurrent) {
   const fem::StepState s = local_view(context, x);
   // The first passes are timed on one thread; the shortest decides whether threads pay.
   const bool probing = concurrent && requested_threads_ > 1 && active_threads_ == 1 && probes_ < probe_passes;
   const auto start = std::chrono::steady_clock::now();
   // Handed over by reference: a std::function holding the lambda itself would allocate each pass.
-  const auto stamp = [&](std::size_t e) { model_->elements[e]->stamp(s, r, j); };
+  const auto stamp = [&](int slot, std::size_t e) { model_->elements[e]->stamp(s, r, sink_for(slot, e)); };
   try {
     stamp_plan_.run(concurrent ? active_threads_ : 1, std::cref(stamp));
   } catch (...) {
@@ -356,15 +363,16 @@ void Tableau::stamp_into(const fem::StepState& context, Vec x, Vec f, Mat J) {
   if (!J) return stamp_local_elements(context, x, r, no_jacobian, true);
   if (J == jacobian_.get() && csr_values_direct_) {
     const CsrValues values(J);
-    CsrJacobianSink j(values.get(), pattern_offsets_, pattern_columns_, global_map_);
-    return stamp_local_elements(context, x, r, j, true);
+    const CsrTarget target{values.get(), pattern_offsets_, pattern_columns_, &global_map_, 0,
+                           static_cast<PetscInt>(pattern_offsets_.size()) - 1, nullptr};
+    return stamp_jacobian_scattered(context, x, r, target, true);
   }
   if (J == jacobian_.get() && !owned_value_places_.empty()) {
     // MPI: the owned rows into a copy of the pattern's values, then into the matrix's two parts;
     // other ranks' rows through MatSetValues.
     std::fill(owned_values_.begin(), owned_values_.end(), 0.0);
-    CsrJacobianSink j(owned_values_.data(), pattern_offsets_, pattern_columns_, global_map_, first_, last_, J);
-    stamp_local_elements(context, x, r, j, false);
+    const CsrTarget target{owned_values_.data(), pattern_offsets_, pattern_columns_, &global_map_, first_, last_, J};
+    stamp_jacobian_scattered(context, x, r, target, false);
     Mat diagonal = nullptr, off_diagonal = nullptr;
     check(MatMPIAIJGetSeqAIJ(J, &diagonal, &off_diagonal, nullptr), "MatMPIAIJGetSeqAIJ");
     const CsrValues d(diagonal), o(off_diagonal);
@@ -376,6 +384,38 @@ void Tableau::stamp_into(const fem::StepState& context, Vec x, Vec f, Mat J) {
   }
   PetscJacobianSink j(J, global_map_);
   stamp_local_elements(context, x, r, j, false);
+}
+
+void Tableau::stamp_jacobian_scattered(const fem::StepState& context, Vec x, fem::ResidualSink& r,
+                                       const CsrTarget& target, bool concurrent) {
+  if (!jacobian_scatter_.recorded()) {
+    JacobianScatter::Recorder recorder(jacobian_scatter_, target);
+    try {
+      stamp_local_elements_with(
+          context, x, r,
+          [&recorder](int, std::size_t e) -> fem::JacobianSink& {
+            recorder.begin_element(e);
+            return recorder;
+          },
+          false);
+    } catch (...) {
+      jacobian_scatter_.clear();  // recorded again by the next assembly
+      throw;
+    }
+    jacobian_scatter_.finish_recording();
+    return;
+  }
+  // One sink per range of the plan: a range is stamped by one thread, element after element.
+  std::vector<JacobianScatter::Replay> sinks(static_cast<std::size_t>(stamp_plan_.n_slots()),
+                                             JacobianScatter::Replay(jacobian_scatter_, target));
+  stamp_local_elements_with(
+      context, x, r,
+      [&sinks](int slot, std::size_t e) -> fem::JacobianSink& {
+        JacobianScatter::Replay& sink = sinks[static_cast<std::size_t>(slot)];
+        sink.begin_element(e);
+        return sink;
+      },
+      concurrent);
 }
 
 void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {

@@ -6,6 +6,7 @@
 /// Under MPI each rank owns a contiguous range of rows (the blocks METIS gave it) and evaluates
 /// the elements whose first free block it owns; the trial values an element reads are gathered
 /// from other ranks by one scatter per evaluation.
+#include "assembly/jacobian_scatter.hpp"
 #include "assembly/petsc_handle.hpp"
 #include "assembly/stamp_plan.hpp"
 #include "fem/model.hpp"
@@ -112,6 +113,14 @@ class Tableau {
   /// when `concurrent` (the sinks may be written from several threads at distinct entries).
   void stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j,
                             bool concurrent);
+  /// The same with the Jacobian sink `sink_for(slot, element)` chose for each element.
+  template <class SinkFor>
+  void stamp_local_elements_with(const fem::StepState& context, Vec x, fem::ResidualSink& r, const SinkFor& sink_for,
+                                 bool concurrent);
+  /// The Jacobian into `target` at the places jacobian_scatter_ recorded (recording them on the
+  /// first call, on one thread).
+  void stamp_jacobian_scattered(const fem::StepState& context, Vec x, fem::ResidualSink& r, const CsrTarget& target,
+                                bool concurrent);
 
   const fem::Model* model_;
   MPI_Comm comm_;
@@ -134,6 +143,7 @@ class Tableau {
   /// an assembly stamps there first.
   std::vector<PetscInt> owned_value_places_;
   std::vector<PetscScalar> owned_values_;
+  JacobianScatter jacobian_scatter_;  ///< where each element's Jacobian values go (either CSR path)
   std::vector<std::int32_t> row_block_;    // global row -> block index
   std::vector<std::int8_t> row_component_;
   MatHandle jacobian_;
