@@ -1,11 +1,11 @@
-// Output writers (io/vtk_writer, io/csv_writer, io/summary_writer): a small hand-built model, frames
-// with known states and energies, everything read back and compared with what was given.
+// Output writers (io/vtk_writer, io/csv_writer): a small hand-built model, frames with known states
+// and energies, everything read back and compared with what was given (summary.json:
+// summary_writer_test.cpp).
 #include "elements/point_mass.hpp"
 #include "support/test_files.hpp"
 #include "elements/truss.hpp"
 #include "io/csv_writer.hpp"
 #include "io/output_directory.hpp"
-#include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
 
 #include <gtest/gtest.h>
@@ -44,6 +44,8 @@ using fem::NodeId;
 using fem::NodeState;
 using fem::Vec3;
 
+using testing::parse_double;
+using testing::read_text;
 using testing::ScratchDirectory;
 
 /// An element with a three-node cell (a VTK_POLY_LINE) that sets a field no truss sets.
@@ -131,26 +133,12 @@ solvers::Frame make_frame(const OutputModel& m, const std::vector<NodeState>& st
   return f;
 }
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::string part;
   std::istringstream in(text);
   while (std::getline(in, part, separator)) parts.push_back(part);
   return parts;
-}
-
-double parse_double(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  EXPECT_EQ(*end, '\0') << "not a number: '" << text << "'";
-  return v;
 }
 
 void expect_relative(double actual, double expected, double tolerance, const std::string& what) {
@@ -424,187 +412,6 @@ TEST(CsvWriter, AppendRefusesFileOfAnotherModel) {
   { const CsvWriter writer(dir.path(), m.model); }
   m.model.sensors.pop_back();
   EXPECT_THROW(CsvWriter(dir.path(), m.model, /*append=*/true), std::runtime_error);
-}
-
-/// A minimal JSON reader for a flat object: key -> value, strings decoded, arrays kept as text.
-class FlatJson {
- public:
-  explicit FlatJson(std::string text) : text_(std::move(text)) {
-    skip();
-    expect('{');
-    skip();
-    if (peek() == '}') return;
-    for (;;) {
-      skip();
-      const std::string key = string();
-      skip();
-      expect(':');
-      skip();
-      EXPECT_FALSE(values_.contains(key)) << "duplicate key " << key;
-      values_[key] = value();
-      skip();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect('}');
-      break;
-    }
-    skip();
-    EXPECT_EQ(pos_, text_.size()) << "trailing text";
-  }
-  [[nodiscard]] const std::map<std::string, std::string>& values() const { return values_; }
-
- private:
-  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
-  void skip() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-  }
-  void expect(char c) {
-    EXPECT_EQ(peek(), c) << "at " << pos_;
-    ++pos_;
-  }
-  std::string string() {
-    expect('"');
-    std::string out;
-    while (pos_ < text_.size() && text_[pos_] != '"') {
-      char c = text_[pos_++];
-      EXPECT_GE(static_cast<unsigned char>(c), 0x20) << "raw control character in a string";
-      if (c == '\\') {
-        c = text_[pos_++];
-        switch (c) {
-          case 'n': c = '\n'; break;
-          case 't': c = '\t'; break;
-          case 'r': c = '\r'; break;
-          case 'b': c = '\b'; break;
-          case 'f': c = '\f'; break;
-          case 'u':
-            c = static_cast<char>(std::stoi(text_.substr(pos_, 4), nullptr, 16));
-            pos_ += 4;
-            break;
-          default: break;  // '"', '\\', '/'
-        }
-      }
-      out += c;
-    }
-    expect('"');
-    return out;
-  }
-  std::string value() {
-    if (peek() == '"') return string();
-    const std::size_t start = pos_;
-    if (peek() == '[') {
-      pos_ = text_.find(']', pos_) + 1;
-    } else {
-      while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '}' &&
-             !std::isspace(static_cast<unsigned char>(text_[pos_])))
-        ++pos_;
-    }
-    return text_.substr(start, pos_ - start);
-  }
-
-  std::string text_;
-  std::size_t pos_ = 0;
-  std::map<std::string, std::string> values_;
-};
-
-TEST(SummaryWriter, WritesEveryFieldAsValidJson) {
-  const ScratchDirectory dir;
-  SummaryData d;
-  d.model_name = "pendulum \"A\"\\b\n\t\x01 ‖R‖";
-  d.status = "failed";
-  d.message = "t = 1.2300 s, step 124: Newton stopped";
-  d.n_unknowns = 123456789012L;
-  d.n_nonzeros = 42;
-  d.mpi_ranks = 2;
-  d.threads = 3;
-  d.rows_per_rank = {600, 612};
-  d.counters.steps = 124;
-  d.counters.cut_steps = 3;
-  d.counters.newton_iterations = 517;
-  d.counters.residual_evaluations = 640;
-  d.counters.jacobian_evaluations = 517;
-  d.counters.linear_solves = 1034;
-  d.counters.symbolic_factorizations = 1;
-  d.counters.numeric_factorizations = 517;
-  d.counters.wall_seconds = 12.5;
-  d.counters.assembly_seconds = 0.1 + 0.2;
-  d.counters.factorization_seconds = std::numeric_limits<double>::quiet_NaN();
-  d.counters.symbolic_factorization_seconds = 0.25;
-  d.counters.solve_seconds = std::numeric_limits<double>::infinity();
-  d.counters.t_reached = 1.0 / 3.0;
-  d.counters.max_energy_drift = 3.0e-13;
-  d.extra = {{"min_step", 1e-5 / 3.0}, {"line_searches", 7.0}};
-  const fs::path file = dir.path() / "out" / "summary.json";
-  write_summary_json(file, d);
-  EXPECT_FALSE(fs::exists(dir.path() / "out" / "summary.json.tmp"));
-
-  const FlatJson json(read_text(file));
-  const auto& v = json.values();
-  EXPECT_EQ(v.size(), 25U);
-  EXPECT_EQ(v.at("model_name"), d.model_name);
-  EXPECT_EQ(v.at("status"), "failed");
-  EXPECT_EQ(v.at("message"), d.message);
-  EXPECT_EQ(v.at("n_unknowns"), "123456789012");
-  EXPECT_EQ(v.at("n_nonzeros"), "42");
-  EXPECT_EQ(v.at("mpi_ranks"), "2");
-  EXPECT_EQ(v.at("threads"), "3");
-  EXPECT_EQ(v.at("rows_per_rank"), "[600, 612]");
-  EXPECT_EQ(v.at("steps"), "124");
-  EXPECT_EQ(v.at("cut_steps"), "3");
-  EXPECT_EQ(v.at("newton_iterations"), "517");
-  EXPECT_EQ(v.at("residual_evaluations"), "640");
-  EXPECT_EQ(v.at("jacobian_evaluations"), "517");
-  EXPECT_EQ(v.at("linear_solves"), "1034");
-  EXPECT_EQ(v.at("symbolic_factorizations"), "1");
-  EXPECT_EQ(v.at("numeric_factorizations"), "517");
-  EXPECT_EQ(parse_double(v.at("wall_seconds")), 12.5);
-  EXPECT_EQ(parse_double(v.at("assembly_seconds")), 0.1 + 0.2);
-  EXPECT_EQ(v.at("factorization_seconds"), "null");
-  EXPECT_EQ(parse_double(v.at("symbolic_factorization_seconds")), 0.25);
-  EXPECT_EQ(v.at("solve_seconds"), "null");
-  EXPECT_EQ(parse_double(v.at("t_reached")), 1.0 / 3.0);
-  EXPECT_EQ(parse_double(v.at("max_energy_drift")), 3.0e-13);
-  EXPECT_EQ(parse_double(v.at("min_step")), 1e-5 / 3.0);
-  EXPECT_EQ(parse_double(v.at("line_searches")), 7.0);
-
-  // Rewriting replaces the file whole.
-  d.status = "completed";
-  d.extra.clear();
-  write_summary_json(file, d);
-  const FlatJson again(read_text(file));
-  EXPECT_EQ(again.values().at("status"), "completed");
-  EXPECT_EQ(again.values().size(), 23U);
-}
-
-TEST(SummaryWriter, KeepsTheOrderOfItsKeys) {
-  // Users script against summary.json: keys are added, never renamed or reordered. The counters
-  // come from one list (solvers/run_counters.hpp); equilibrium_increments, when set, follows the
-  // run's files.
-  SummaryData d;
-  d.counters.linear_solver = "petsc";
-  d.counters.equilibrium_increments = 3;
-  d.checkpoint = "out/checkpoint_000008.ckpt";
-  d.restarted_from = "old/checkpoint_000004.ckpt";
-  d.extra = {{"preload", 0.5}};
-  const std::string text = summary_json(d);
-  std::vector<std::string> keys;
-  for (std::size_t at = text.find("\n  \""); at != std::string::npos; at = text.find("\n  \"", at + 1))
-    keys.push_back(text.substr(at + 4, text.find('"', at + 4) - (at + 4)));
-  const std::vector<std::string> expected{
-      "model_name", "status", "message", "n_unknowns", "n_nonzeros", "mpi_ranks", "threads", "rows_per_rank",
-      "steps", "cut_steps", "newton_iterations", "residual_evaluations", "jacobian_evaluations", "linear_solves",
-      "linear_solver", "symbolic_factorizations", "numeric_factorizations", "wall_seconds", "assembly_seconds",
-      "factorization_seconds", "symbolic_factorization_seconds", "solve_seconds", "t_reached", "max_energy_drift",
-      "checkpoint", "restarted_from", "equilibrium_increments", "preload"};
-  EXPECT_EQ(keys, expected);
-  EXPECT_NE(text.find("\"equilibrium_increments\": 3,"), std::string::npos) << text;
-}
-
-TEST(SummaryWriter, RejectsExtraNameThatRepeatsAField) {
-  SummaryData d;
-  d.extra = {{"steps", 1.0}};
-  EXPECT_THROW((void)summary_json(d), std::invalid_argument);
 }
 
 }  // namespace

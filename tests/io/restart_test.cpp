@@ -47,12 +47,7 @@ fs::path fresh_dir(const std::string& name) {
 using Result = testing::CliResult;
 Result run(const std::vector<std::string>& args) { return testing::run_cli(args); }
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::read_text;
 
 /// A CSV file as numbers: every row after the header, each field parsed in full (a field that is
 /// not a number fails the test).

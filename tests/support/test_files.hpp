@@ -17,7 +17,6 @@
 #include <string>
 #include <system_error>
 #include <vector>
-#include <vector>
 
 namespace catena::testing {
 
@@ -42,6 +41,22 @@ class ScratchDirectory {
  private:
   std::filesystem::path path_;
 };
+
+/// The whole file, bytes as they are ("" when it cannot be read).
+inline std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A number written by the output writers, the whole text of it.
+inline double parse_double(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  EXPECT_EQ(*end, '\0') << "not a number: '" << text << "'";
+  return v;
+}
 
 /// Writes `text` to `<gtest temp dir>/<folder>/<pid>/<file_name>` and returns the path. The process
 /// id keeps tests that ctest runs at the same time (each in its own process) from writing the
