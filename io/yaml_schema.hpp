@@ -1,8 +1,10 @@
 #pragma once
-/// The keys each mapping of a model file may hold (docs/model-format.md). Shared by the reader,
-/// which rejects any other key, and by `--set`, which may add a missing key only if it is listed
-/// here. A context is the key path with sequence indices written `[]`: "" (top level),
-/// "analysis", "nodes[]", "trusses[]", "beams[].section", ...
+/// The keys each mapping of a model file may hold, taken from the table of io/model_keys.hpp.
+/// Shared by the reader, which rejects any other key, and by `--set`, which may add a missing key
+/// only if it is listed here. A context is the key path with sequence indices written `[]`: ""
+/// (top level), "analysis", "nodes[]", "trusses[]", "beams[].section", ...
+#include "io/model_keys.hpp"
+
 #include <array>
 #include <span>
 #include <string_view>
@@ -14,7 +16,7 @@ inline constexpr std::array<std::string_view, 19> top_level{
     "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar", "joints",
     "chains", "sets", "output"};
 /// Output options besides the analysis' output_every: VTK frame cadence, checkpoints of long runs.
-inline constexpr std::array<std::string_view, 3> output{"checkpoint_every", "vtk_every", "dt"};
+inline constexpr auto& output = keys_of<"output">;
 /// A `repeat` block, an item of any list section: `- repeat: {index, from, to, step}` with `items`.
 inline constexpr std::array<std::string_view, 2> repeat_item{"repeat", "items"};
 inline constexpr std::array<std::string_view, 4> repeat{"index", "from", "to", "step"};
@@ -49,13 +51,8 @@ inline constexpr std::array<std::string_view, 2> tube{"outer_radius", "inner_rad
 inline constexpr std::array<std::string_view, 5> rigid_body{"name", "node", "mass", "inertia", "offset"};
 inline constexpr std::array<std::string_view, 7> load{"name", "node", "set", "force", "moment", "follower", "semitangential"};
 inline constexpr std::array<std::string_view, 3> beam_load{"name", "beam", "force"};
-inline constexpr std::array<std::string_view, 20> analysis{
-    "type", "integrator", "dt", "t_end", "output_every", "dt_min",
-    "max_newton_iterations", "newton_tolerance", "linear_solver", "initial_equilibrium",
-    // eigen and buckling analyses
-    "modes", "about", "turning_frame", "shift", "export_matrices", "mode_frames", "mode_amplitude",
-    "load_factor_max", "increments", "preload"};
-inline constexpr std::array<std::string_view, 2> turning_frame{"angular_velocity", "centre"};
+inline constexpr auto& analysis = keys_of<"analysis">;
+inline constexpr auto& turning_frame = keys_of<"analysis.turning_frame">;
 inline constexpr std::array<std::string_view, 8> sensor{"name",      "node",  "element", "set", "quantity",
                                                          "component", "frame", "scale"};
 
