@@ -6,6 +6,10 @@
 /// The rows live in io/model_keys_*.hpp, one file per group of sections; a context's keys are in
 /// the order the reader's messages list them.
 #include "io/model_keys_analysis.hpp"
+#include "io/model_keys_beams.hpp"
+#include "io/model_keys_elements.hpp"
+#include "io/model_keys_joints.hpp"
+#include "io/model_keys_model.hpp"
 #include "io/model_keys_row.hpp"
 
 #include <array>
@@ -18,7 +22,9 @@
 namespace catena::io::schema {
 
 /// The whole table, group by group.
-inline constexpr std::array<std::span<const ModelKey>, 1> model_key_groups{
+inline constexpr std::array<std::span<const ModelKey>, 5> model_key_groups{
+    std::span<const ModelKey>(model_keys), std::span<const ModelKey>(element_keys),
+    std::span<const ModelKey>(beam_keys), std::span<const ModelKey>(joint_keys),
     std::span<const ModelKey>(analysis_keys)};
 
 /// How many keys `context` has.

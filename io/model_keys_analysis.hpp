@@ -1,5 +1,5 @@
 #pragma once
-/// The keys of `analysis` and `output` (rows of io/model_keys.hpp).
+/// The keys of `analysis`, `output` and `sensors` (rows of io/model_keys.hpp).
 #include "io/model_keys_row.hpp"
 
 #include <array>
@@ -71,6 +71,33 @@ inline constexpr std::array analysis_keys{
     ModelKey{"output", "dt", "no", "s", "", "> 0",
              "write a VTK frame at the first nominal step that reaches each multiple of `dt`; not together with "
              "`vtk_every`"},
+    ModelKey{"sensors[]", "name", "yes", "", "", "no commas, quotes or line breaks", "unique column name"},
+    ModelKey{"sensors[]", "node", "one of `node`, `element` and `set`", "", "", "", "the node measured"},
+    ModelKey{"sensors[]", "element", "one of `node`, `element` and `set`", "", "", "",
+             "the element measured (its element name, e.g. `cantilever_1`)"},
+    ModelKey{"sensors[]", "set", "one of `node`, `element` and `set`", "", "", "",
+             "a set (see `sets`): one sensor per member, named `<name>_<member>` (columns in the set's order)"},
+    ModelKey{"sensors[]", "quantity", "yes", "", "",
+             "node: one of position, displacement, velocity, rotation, orientation, angular_velocity; element: a "
+             "field",
+             "node: `position` [m], `displacement` [m] (from the reference position), `velocity` [m/s], `rotation` "
+             "[rad], `orientation` or `angular_velocity` [rad/s]; element: a field name (below)"},
+    ModelKey{"sensors[]", "component", "node sensors", "", "", "one of: x, y, z (`orientation`: also w)",
+             "the component of the chosen frame"},
+    ModelKey{"sensors[]", "frame", "no (node sensors)", "", "global", "",
+             "the frame the value is expressed in (below): `<node>`, `{node: <node>}`, `{body: <rigid body>}` or "
+             "`{joint: <joint>}`"},
+    ModelKey{"sensors[]", "scale", "no", "", "1", "",
+             "a factor on the value (a number or an expression of parameters): a normalization, `scale: 1/L`, or "
+             "another unit, `scale: 180/pi`"},
+
+    // A sensor's frame given as a mapping: exactly one of these.
+    ModelKey{"sensors[].frame", "node", "one of `node`, `body` and `joint`", "", "", "",
+             "origin at the node, the node's axes (turning with it)"},
+    ModelKey{"sensors[].frame", "body", "one of `node`, `body` and `joint`", "", "", "",
+             "a rigid body's frame: origin at its centre of mass, the body axes"},
+    ModelKey{"sensors[].frame", "joint", "one of `node`, `body` and `joint`", "", "", "",
+             "the joint's frame A: origin at the joint point, the joint axes"},
 };
 
 }  // namespace catena::io::schema
