@@ -22,7 +22,8 @@ inline constexpr std::array analysis_keys{
              "write a row of `energy.csv` and `sensors.csv` every n nominal steps; also a VTK frame, unless "
              "`output.vtk_every` or `output.dt` set their own cadence"},
     ModelKey{"analysis", "dt_min", "no", "s", "0 (= dt/1024)", ">= 0, <= dt", "smallest step after step cutting"},
-    ModelKey{"analysis", "max_newton_iterations", "no", "", "25", ">= 1, integer", "Newton iterations allowed per step"},
+    ModelKey{"analysis", "max_newton_iterations", "no", "", "25", ">= 1, integer",
+             "Newton iterations allowed per step"},
     ModelKey{"analysis", "newton_tolerance", "no", "", "1e-10", "> 0",
              "tolerance on the largest scaled Newton correction"},
     ModelKey{"analysis", "linear_solver", "no", "", "`auto`", "one of: auto, mumps, klu, umfpack, superlu, petsc",

@@ -59,11 +59,12 @@ inline constexpr std::array element_keys{
     ModelKey{"loads[]", "follower", "no", "", "`false`", "true or false",
              "`true`: components in the node's axes (turning with it)"},
     ModelKey{"loads[]", "semitangential", "no", "", "`false`", "true or false",
-             "on a moment that is not a follower only: `true` makes the moment *semitangential*, the conservative moment with potential −m · ψ "
-             "(m global, ψ the node's rotation vector from its orientation at t = 0): to first order its vector "
-             "turns by half the node's rotation (a follower moment turns by all of it, a dead one not at all). "
-             "Defined while that rotation stays below 3 rad (beyond, the step is cut or the analysis stops). This "
-             "is the torque of Greenhill's problem, M_cr = π EI/l for a cantilever (cases/buckling-torsion)"},
+             "on a moment that is not a follower only: `true` makes the moment *semitangential*, the conservative "
+             "moment with potential −m · ψ (m global, ψ the node's rotation vector from its orientation at t = 0): "
+             "to first order its vector turns by half the node's rotation (a follower moment turns by all of it, a "
+             "dead one not at all). Defined while that rotation stays below 3 rad (beyond, the step is cut or the "
+             "analysis stops). This is the torque of Greenhill's problem, M_cr = π EI/l for a cantilever "
+             "(cases/buckling-torsion)"},
 
     ModelKey{"beam_loads[]", "name", "no", "", "`beam_load_<index>`", "", "prefix of the nodal loads' names"},
     ModelKey{"beam_loads[]", "beam", "yes", "", "", "",

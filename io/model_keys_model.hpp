@@ -32,7 +32,8 @@ inline constexpr std::array model_keys{
     ModelKey{"", "joints", "no", "", "", "",
              "joints between frame nodes, or a frame node and the ground, as relative coordinates with multipliers"},
     ModelKey{"", "chains", "no", "", "", "", "generated chains of n rigid bodies joined by a joint kind"},
-    ModelKey{"", "sets", "no", "", "", "", "named sets of nodes or of elements, for supports, masses, loads and sensors"},
+    ModelKey{"", "sets", "no", "", "", "",
+             "named sets of nodes or of elements, for supports, masses, loads and sensors"},
     ModelKey{"", "output", "no", "", "", "",
              "how often VTK frames are written (`vtk_every`, `dt`), checkpoints of long runs (`checkpoint_every`) "
              "([below](#output))"},
