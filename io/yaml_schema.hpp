@@ -1,63 +1,50 @@
 #pragma once
-/// The keys each mapping of a model file may hold (docs/model-format.md). Shared by the reader,
-/// which rejects any other key, and by `--set`, which may add a missing key only if it is listed
-/// here. A context is the key path with sequence indices written `[]`: "" (top level),
-/// "analysis", "nodes[]", "trusses[]", "beams[].section", ...
+/// The keys each mapping of a model file may hold, taken from the table of io/model_keys.hpp.
+/// Shared by the reader, which rejects any other key, and by `--set`, which may add a missing key
+/// only if it is listed here. A context is the key path with sequence indices written `[]`: ""
+/// (top level), "analysis", "nodes[]", "trusses[]", "beams[].section", ...
+#include "io/model_keys.hpp"
+
 #include <array>
 #include <span>
 #include <string_view>
 
 namespace catena::io::schema {
 
-inline constexpr std::array<std::string_view, 19> top_level{
-    "name",  "parameters", "nodes",      "initial_velocity", "supports", "masses",  "trusses", "beams",
-    "rigid_bodies", "gravity", "loads", "beam_loads", "analysis", "sensors", "planar", "joints",
-    "chains", "sets", "output"};
+inline constexpr auto& top_level = keys_of<"">;
 /// Output options besides the analysis' output_every: VTK frame cadence, checkpoints of long runs.
-inline constexpr std::array<std::string_view, 3> output{"checkpoint_every", "vtk_every", "dt"};
+inline constexpr auto& output = keys_of<"output">;
 /// A `repeat` block, an item of any list section: `- repeat: {index, from, to, step}` with `items`.
-inline constexpr std::array<std::string_view, 2> repeat_item{"repeat", "items"};
-inline constexpr std::array<std::string_view, 4> repeat{"index", "from", "to", "step"};
-inline constexpr std::array<std::string_view, 10> chain{"name",    "bodies", "from", "direction", "length",
-                                                        "points", "mass",   "inertia", "joint", "ground"};
+inline constexpr auto& repeat_item = keys_of<"*[]">;
+inline constexpr auto& repeat = keys_of<"*[].repeat">;
+inline constexpr auto& chain = keys_of<"chains[]">;
 /// The joint of a chain (between its bodies, or to the ground at its first end).
-inline constexpr std::array<std::string_view, 4> chain_joint{"kind", "axis", "x_axis", "laws"};
-inline constexpr std::array<std::string_view, 3> set{"name", "nodes", "elements"};
+inline constexpr auto& chain_joint = keys_of<"chains[].joint">;
+inline constexpr auto& set = keys_of<"sets[]">;
 /// A sensor's frame given as a mapping: exactly one of these.
-inline constexpr std::array<std::string_view, 3> sensor_frame{"node", "body", "joint"};
-inline constexpr std::array<std::string_view, 10> joint{"name", "kind", "nodes", "node", "at", "axis",
-                                                        "x_axis", "laws", "active_from", "active_until"};
-inline constexpr std::array<std::string_view, 6> joint_components{"x", "y", "z", "rx", "ry", "rz"};
-inline constexpr std::array<std::string_view, 6> joint_law{"prescribed", "rate", "stiffness", "damping", "rest",
-                                                           "force"};
-inline constexpr std::array<std::string_view, 5> node{"name", "position", "velocity", "orientation",
-                                                      "angular_velocity"};
-inline constexpr std::array<std::string_view, 3> initial_velocity{"omega", "about", "velocity"};
-inline constexpr std::array<std::string_view, 3> support{"node", "set", "dofs"};
-inline constexpr std::array<std::string_view, 4> mass{"name", "node", "set", "mass"};
-inline constexpr std::array<std::string_view, 4> truss{"name", "nodes", "EA", "rest_length"};
-inline constexpr std::array<std::string_view, 12> beam{"name",    "nodes",   "from",     "to",    "elements",
-                                                       "orientation", "section", "material", "shape", "damping_time",
-                                                       "offsets", "mass"};
-inline constexpr std::array<std::string_view, 11> beam_section{"EA",   "GAy",  "GAz",   "GJ",    "EIy",   "EIz",
-                                                               "rhoA", "rhoJ", "rhoIy", "rhoIz", "radius"};
-inline constexpr std::array<std::string_view, 4> material{"E", "G", "nu", "rho"};
-inline constexpr std::array<std::string_view, 3> shape{"rectangle", "circle", "tube"};
-inline constexpr std::array<std::string_view, 2> rectangle{"width", "height"};
-inline constexpr std::array<std::string_view, 1> circle{"radius"};
-inline constexpr std::array<std::string_view, 2> tube{"outer_radius", "inner_radius"};
-inline constexpr std::array<std::string_view, 5> rigid_body{"name", "node", "mass", "inertia", "offset"};
-inline constexpr std::array<std::string_view, 7> load{"name", "node", "set", "force", "moment", "follower", "semitangential"};
-inline constexpr std::array<std::string_view, 3> beam_load{"name", "beam", "force"};
-inline constexpr std::array<std::string_view, 20> analysis{
-    "type", "integrator", "dt", "t_end", "output_every", "dt_min",
-    "max_newton_iterations", "newton_tolerance", "linear_solver", "initial_equilibrium",
-    // eigen and buckling analyses
-    "modes", "about", "turning_frame", "shift", "export_matrices", "mode_frames", "mode_amplitude",
-    "load_factor_max", "increments", "preload"};
-inline constexpr std::array<std::string_view, 2> turning_frame{"angular_velocity", "centre"};
-inline constexpr std::array<std::string_view, 8> sensor{"name",      "node",  "element", "set", "quantity",
-                                                         "component", "frame", "scale"};
+inline constexpr auto& sensor_frame = keys_of<"sensors[].frame">;
+inline constexpr auto& joint = keys_of<"joints[]">;
+/// The components of a joint, in the order of its relative coordinates (x, y, z, rx, ry, rz).
+inline constexpr auto& joint_components = keys_of<"joints[].laws">;
+inline constexpr auto& joint_law = keys_of<"joints[].laws.*">;
+inline constexpr auto& node = keys_of<"nodes[]">;
+inline constexpr auto& initial_velocity = keys_of<"initial_velocity">;
+inline constexpr auto& support = keys_of<"supports[]">;
+inline constexpr auto& mass = keys_of<"masses[]">;
+inline constexpr auto& truss = keys_of<"trusses[]">;
+inline constexpr auto& beam = keys_of<"beams[]">;
+inline constexpr auto& beam_section = keys_of<"beams[].section">;
+inline constexpr auto& material = keys_of<"beams[].material">;
+inline constexpr auto& shape = keys_of<"beams[].shape">;
+inline constexpr auto& rectangle = keys_of<"beams[].shape.rectangle">;
+inline constexpr auto& circle = keys_of<"beams[].shape.circle">;
+inline constexpr auto& tube = keys_of<"beams[].shape.tube">;
+inline constexpr auto& rigid_body = keys_of<"rigid_bodies[]">;
+inline constexpr auto& load = keys_of<"loads[]">;
+inline constexpr auto& beam_load = keys_of<"beam_loads[]">;
+inline constexpr auto& analysis = keys_of<"analysis">;
+inline constexpr auto& turning_frame = keys_of<"analysis.turning_frame">;
+inline constexpr auto& sensor = keys_of<"sensors[]">;
 
 /// The keys allowed in the mapping at `context`; empty for free-form mappings (`parameters`)
 /// and for contexts that are not mappings.

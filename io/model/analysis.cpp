@@ -30,19 +30,22 @@ void read_linearized_settings(ModelContext& context, const Cursor& c) {
   if (const auto f = c.find("turning_frame")) {
     f->expect_map("a steady rotation {angular_velocity, centre}");
     f->check_keys(schema::turning_frame);
-    l.frame_angular_velocity = read_vec3(f->get("angular_velocity", "the frame's angular velocity [rad/s]"), parameters,
-                                         Quantity{"angular velocity", "rad/s"});
-    if (const auto p = f->find("centre")) l.frame_centre = read_vec3(*p, parameters, Quantity{"position", "m"});
+    l.frame_angular_velocity =
+        read_vec3(f->get("angular_velocity", "the frame's angular velocity [rad/s]"), parameters,
+                  key_quantity<"analysis.turning_frame", "angular_velocity">("angular velocity"));
+    if (const auto p = f->find("centre"))
+      l.frame_centre = read_vec3(*p, parameters, key_quantity<"analysis.turning_frame", "centre">("position"));
   }
   if (const auto s = c.find("shift")) {
     // Given as a frequency: the shift-and-invert target is its ω².
-    const double f = read_number(*s, parameters, Quantity{"frequency", "Hz", Bound::Positive});
+    const double f = read_number(*s, parameters, key_quantity<"analysis", "shift">("frequency", Bound::Positive));
     l.shift = std::pow(2.0 * std::numbers::pi * f, 2);
   }
   if (const auto e = c.find("export_matrices")) l.export_matrices = read_bool(*e, "true or false");
   if (const auto n = c.find("mode_frames")) l.mode_frames = read_integer(*n, parameters, "frames per mode", 2);
   if (const auto m = c.find("mode_amplitude"))
-    l.mode_amplitude = read_number(*m, parameters, Quantity{"mode amplitude", "m", Bound::Positive});
+    l.mode_amplitude =
+        read_number(*m, parameters, key_quantity<"analysis", "mode_amplitude">("mode amplitude", Bound::Positive));
   if (const auto m = c.find("load_factor_max"))
     l.load_factor_max = read_number(*m, parameters, Quantity{"load factor", "", Bound::Positive});
   if (const auto n = c.find("increments")) l.increments = read_integer(*n, parameters, "load increments", 1);
@@ -70,12 +73,13 @@ void read_analysis(ModelContext& context) {
                                                                              : fem::TimeScheme::Trapezoidal;
   // Eigen and buckling analyses have no time steps (dt and t_end are optional there).
   if (const auto dt = linearized ? c.find("dt") : std::optional<Cursor>(c.get("dt", "the time step [s]")))
-    a.dt = read_number(*dt, parameters, Quantity{"time step", "s", Bound::Positive});
+    a.dt = read_number(*dt, parameters, key_quantity<"analysis", "dt">("time step", Bound::Positive));
   if (const auto t_end = linearized ? c.find("t_end") : std::optional<Cursor>(c.get("t_end", "the end time [s]")))
-    a.t_end = read_number(*t_end, parameters, Quantity{"end time", "s", Bound::Positive});
+    a.t_end = read_number(*t_end, parameters, key_quantity<"analysis", "t_end">("end time", Bound::Positive));
   if (const auto n = c.find("output_every")) a.output_every = read_integer(*n, parameters, "steps between outputs", 1);
   if (const auto dt_min = c.find("dt_min")) {
-    a.dt_min = read_number(*dt_min, parameters, Quantity{"minimum time step", "s", Bound::NonNegative});
+    a.dt_min = read_number(*dt_min, parameters,
+                           key_quantity<"analysis", "dt_min">("minimum time step", Bound::NonNegative));
     if (a.dt_min > a.dt)
       dt_min->fail("expected a minimum time step [s] no larger than dt = " + format_number(a.dt) + "; found " +
                    dt_min->found());
@@ -107,7 +111,8 @@ void read_output(ModelContext& context) {
   if (const auto dt = c->find("dt")) {
     if (c->find("vtk_every"))
       dt->fail("expected either vtk_every (VTK frames by steps) or dt (by time), not both; found both");
-    a.vtk_dt = read_number(*dt, parameters, Quantity{"time between VTK frames", "s", Bound::Positive});
+    a.vtk_dt =
+        read_number(*dt, parameters, key_quantity<"output", "dt">("time between VTK frames", Bound::Positive));
   }
 }
 

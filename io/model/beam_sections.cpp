@@ -2,6 +2,7 @@
 // geometry fem/cross_section.hpp computes.
 #include "fem/cross_section.hpp"
 #include "io/model/section_readers.hpp"
+#include "io/model/values.hpp"
 #include "io/yaml_schema.hpp"
 
 #include <string>
@@ -67,7 +68,9 @@ fem::SectionGeometry read_shape(const ModelContext& context, const Cursor& c) {
     tube->check_keys(schema::tube);
     const double ro = length(*tube, "outer_radius", "outer radius");
     const Cursor inner = tube->get("inner_radius", "the inner radius [m]");
-    const double ri = read_number(inner, context.parameters, Quantity{"inner radius", "m", Bound::NonNegative});
+    const double ri =
+        read_number(inner, context.parameters,
+                    key_quantity<"beams[].shape.tube", "inner_radius">("inner radius", Bound::NonNegative));
     if (!(ri < ro))
       inner.fail("expected an inner radius [m] smaller than the outer radius " + format_number(ro) + "; found " +
                  inner.found());
@@ -82,13 +85,13 @@ elements::BeamSection read_material_section(const ModelContext& context, const C
   material.expect_map("a material {E, G or nu, rho}");
   material.check_keys(schema::material);
   const double E = read_number(material.get("E", "Young's modulus E [Pa]"), parameters,
-                               Quantity{"Young's modulus E", "Pa", Bound::Positive});
+                               key_quantity<"beams[].material", "E">("Young's modulus E", Bound::Positive));
   const auto G_cursor = material.find("G");
   const auto nu_cursor = material.find("nu");
   double G = 0.0;
   if (G_cursor && nu_cursor) nu_cursor->fail("expected either the shear modulus G or Poisson's ratio nu; found both");
   if (G_cursor) {
-    G = read_number(*G_cursor, parameters, Quantity{"shear modulus G", "Pa", Bound::Positive});
+    G = read_number(*G_cursor, parameters, key_quantity<"beams[].material", "G">("shear modulus G", Bound::Positive));
   } else if (nu_cursor) {
     const double nu = read_number(*nu_cursor, parameters, Quantity{"Poisson's ratio nu", ""});
     if (!(nu > -1.0 && nu <= 0.5))
@@ -99,7 +102,7 @@ elements::BeamSection read_material_section(const ModelContext& context, const C
   }
   double rho = 0.0;
   if (const auto r = material.find("rho"))
-    rho = read_number(*r, parameters, Quantity{"density rho", "kg/m^3", Bound::NonNegative});
+    rho = read_number(*r, parameters, key_quantity<"beams[].material", "rho">("density rho", Bound::NonNegative));
   const fem::SectionGeometry g = read_shape(context, shape);
   elements::BeamSection s;
   s.EA = E * g.area;

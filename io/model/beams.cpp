@@ -15,7 +15,8 @@ namespace {
 elements::BeamSection read_section_of_beam(const ModelContext& context, const Cursor& item) {
   elements::BeamSection s = read_beam_section(context, item);
   if (const auto eta = item.find("damping_time"))
-    s.damping_time = read_number(*eta, context.parameters, Quantity{"damping time", "s", Bound::NonNegative});
+    s.damping_time = read_number(*eta, context.parameters,
+                                 key_quantity<"beams[]", "damping_time">("damping time", Bound::NonNegative));
   if (const auto mass = item.find("mass")) {
     static constexpr std::array<std::string_view, 3> kinds{"lumped", "mixed", "consistent"};
     s.mass_coupling = 0.5 * static_cast<double>(read_choice(*mass, kinds, "a beam mass: lumped, mixed or consistent"));
@@ -84,7 +85,8 @@ void read_beams(ModelContext& context) {
     if (const auto o = item.find("offsets")) {
       if (!o->is_sequence() || o->size() != 2)
         o->fail_expected("the offsets [m] of the beam's two end points from its end nodes, [[x, y, z], [x, y, z]]");
-      for (std::size_t k = 0; k < 2; ++k) offsets[k] = read_vec3((*o)[k], parameters, Quantity{"end offset", "m"});
+      for (std::size_t k = 0; k < 2; ++k)
+        offsets[k] = read_vec3((*o)[k], parameters, key_quantity<"beams[]", "offsets">("end offset"));
     }
 
     const fem::Vec3 Xa = context.reference_position(a) + offsets[0];

@@ -39,7 +39,7 @@ std::vector<fem::Vec3> read_chain_points(ModelContext& context, const Cursor& it
     given->expect_sequence("the chain's joint points, a list of points [[x, y, z], ...]");
     for_each_item(context, *given, [&](const Cursor& point, std::size_t) {
       point_cursors.push_back(point);
-      points.push_back(read_vec3(point, parameters, Quantity{"chain point", "m"}));
+      points.push_back(read_vec3(point, parameters, key_quantity<"chains[]", "points">("chain point")));
     });
     if (points.size() < 2)
       given->fail("expected at least 2 chain points (the ends of one body); found " + std::to_string(points.size()));
@@ -52,12 +52,13 @@ std::vector<fem::Vec3> read_chain_points(ModelContext& context, const Cursor& it
   } else {
     if (!bodies && !from) static_cast<void>(item.get("points", "the joint points, or bodies, from, direction and length"));
     const int n = read_integer(item.get("bodies", "the number of bodies"), parameters, "bodies in the chain", 1);
-    const fem::Vec3 start = read_vec3(item.get("from", "the chain's first end [m]"), parameters, Quantity{"point", "m"});
+    const fem::Vec3 start =
+        read_vec3(item.get("from", "the chain's first end [m]"), parameters, key_quantity<"chains[]", "from">("point"));
     const Cursor direction_cursor = item.get("direction", "the direction of the chain [x, y, z]");
     const fem::Vec3 d = read_vec3(direction_cursor, parameters, Quantity{"direction", ""});
     if (!(d.norm() > 0.0)) direction_cursor.fail("expected a nonzero direction vector; found " + format_vector(d));
     const double L = read_number(item.get("length", "the length of each body [m]"), parameters,
-                                 Quantity{"body length", "m", Bound::Positive});
+                                 key_quantity<"chains[]", "length">("body length", Bound::Positive));
     for (int k = 0; k <= n; ++k) {
       points.push_back(start + (k * L) * d.normalized());
       point_cursors.push_back(direction_cursor);
@@ -89,7 +90,7 @@ void read_chains(ModelContext& context) {
 
     elements::RigidBodyProperties body;
     body.mass = read_number(item.get("mass", "the mass of each body [kg]"), context.parameters,
-                            Quantity{"mass", "kg", Bound::Positive});
+                            key_quantity<"chains[]", "mass">("mass", Bound::Positive));
     body.inertia = read_inertia(
         context, item.get("inertia", "the inertia of each body about its centre [kg m^2], body axes (x along the body)"));
     const Cursor joint_cursor = item.get("joint", "the joint between consecutive bodies {kind, axis, x_axis, laws}");

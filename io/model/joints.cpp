@@ -103,13 +103,16 @@ void read_joints(ModelContext& context) {
       b = context.read_node(item.get("node", "the joined node (joined to the ground), or nodes: [a, b]"));
     }
     const fem::Vec3 point = [&] {
-      if (const auto p = item.find("at")) return read_vec3(*p, parameters, Quantity{"joint point", "m"});
+      if (const auto p = item.find("at"))
+        return read_vec3(*p, parameters, key_quantity<"joints[]", "at">("joint point"));
       return context.reference_position(b);
     }();
     const fem::Mat3 axes = read_joint_axes(context, item);
     if (const auto laws = item.find("laws")) read_joint_laws(context, *laws, kind, def);
-    if (const auto t = item.find("active_from")) def.active_from = read_number(*t, parameters, Quantity{"time", "s"});
-    if (const auto t = item.find("active_until")) def.active_until = read_number(*t, parameters, Quantity{"time", "s"});
+    if (const auto t = item.find("active_from"))
+      def.active_from = read_number(*t, parameters, key_quantity<"joints[]", "active_from">("time"));
+    if (const auto t = item.find("active_until"))
+      def.active_until = read_number(*t, parameters, key_quantity<"joints[]", "active_until">("time"));
 
     add_joint(context, name, std::move(def), a, b, point, axes, item);
   });

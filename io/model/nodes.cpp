@@ -32,21 +32,22 @@ void read_nodes(ModelContext& context) {
       name_cursor.fail("duplicate node name '" + name + "' (first defined on line " + std::to_string(it->second) +
                        "); expected a new name");
     const fem::Vec3 position = read_vec3(item.get("position", "the node's position [m]"), parameters,
-                                         Quantity{"position", "m"});
+                                         key_quantity<"nodes[]", "position">("position"));
     const fem::NodeId id = context.add_node(name, position, name_cursor, line);
     fem::NodeState& state = context.model.initial_state[static_cast<std::size_t>(id.index)];
     if (const auto velocity = item.find("velocity")) {
-      state.velocity = read_vec3(*velocity, parameters, Quantity{"velocity", "m/s"});
+      state.velocity = read_vec3(*velocity, parameters, key_quantity<"nodes[]", "velocity">("velocity"));
       context.record(id).has_velocity = true;
     }
     if (const auto orientation = item.find("orientation")) {
       context.model.make_frame(id);
       state.orientation = fem::quaternion_from_rotation_vector(
-          read_vec3(*orientation, parameters, Quantity{"rotation vector", "rad"}));
+          read_vec3(*orientation, parameters, key_quantity<"nodes[]", "orientation">("rotation vector")));
     }
     if (const auto omega = item.find("angular_velocity")) {
       context.model.make_frame(id);
-      state.angular_velocity = read_vec3(*omega, parameters, Quantity{"angular velocity", "rad/s"});
+      state.angular_velocity =
+          read_vec3(*omega, parameters, key_quantity<"nodes[]", "angular_velocity">("angular velocity"));
       context.record(id).has_angular_velocity = true;
     }
   });
@@ -59,9 +60,12 @@ void read_initial_velocity(ModelContext& context) {
   c->check_keys(schema::initial_velocity);
   const fem::ParameterTable& parameters = context.parameters;
   VelocityField field;
-  if (const auto w = c->find("omega")) field.omega = read_vec3(*w, parameters, Quantity{"angular velocity", "rad/s"});
-  if (const auto a = c->find("about")) field.about = read_vec3(*a, parameters, Quantity{"point", "m"});
-  if (const auto v = c->find("velocity")) field.velocity = read_vec3(*v, parameters, Quantity{"velocity", "m/s"});
+  if (const auto w = c->find("omega"))
+    field.omega = read_vec3(*w, parameters, key_quantity<"initial_velocity", "omega">("angular velocity"));
+  if (const auto a = c->find("about"))
+    field.about = read_vec3(*a, parameters, key_quantity<"initial_velocity", "about">("point"));
+  if (const auto v = c->find("velocity"))
+    field.velocity = read_vec3(*v, parameters, key_quantity<"initial_velocity", "velocity">("velocity"));
   context.initial_velocity = field;
 }
 

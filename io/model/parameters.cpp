@@ -1,6 +1,7 @@
 // The model's top-level values: its name, its parameters (which every later number may use) and
 // gravity.
 #include "io/model/section_readers.hpp"
+#include "io/model/values.hpp"
 
 #include <algorithm>
 #include <array>
@@ -67,7 +68,7 @@ void read_parameters(ModelContext& context) {
 
 void read_gravity(ModelContext& context) {
   if (const auto c = context.root.find("gravity"))
-    context.model.gravity = read_vec3(*c, context.parameters, Quantity{"gravity acceleration", "m/s^2"});
+    context.model.gravity = read_vec3(*c, context.parameters, key_quantity<"", "gravity">("gravity acceleration"));
 }
 
 }  // namespace catena::io::reader

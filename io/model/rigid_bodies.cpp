@@ -2,6 +2,7 @@
 #include "elements/rigid_body.hpp"
 #include "io/model/list_items.hpp"
 #include "io/model/section_readers.hpp"
+#include "io/model/values.hpp"
 #include "io/yaml_schema.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -67,12 +68,13 @@ void read_rigid_bodies(ModelContext& context) {
     const std::string name = context.element_name(item, "body", i);
     const fem::NodeId node = context.read_node(item.get("node", "the frame node carrying the body"));
     elements::RigidBodyProperties body;
-    body.mass =
-        read_number(item.get("mass", "the mass [kg]"), context.parameters, Quantity{"mass", "kg", Bound::NonNegative});
+    body.mass = read_number(item.get("mass", "the mass [kg]"), context.parameters,
+                            key_quantity<"rigid_bodies[]", "mass">("mass", Bound::NonNegative));
     body.inertia =
         read_inertia(context, item.get("inertia", "the inertia tensor about the centre of mass [kg m^2], node axes"));
     if (const auto offset = item.find("offset"))
-      body.offset = read_vec3(*offset, context.parameters, Quantity{"centre-of-mass offset", "m"});
+      body.offset =
+          read_vec3(*offset, context.parameters, key_quantity<"rigid_bodies[]", "offset">("centre-of-mass offset"));
     model.make_frame(node);
     context.record(node).mass += body.mass;
     context.record(node).turns = true;

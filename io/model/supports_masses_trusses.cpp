@@ -66,8 +66,8 @@ void read_masses(ModelContext& context) {
   for_each_section_item(context, masses_section, [&](const Cursor& item, std::size_t i) {
     const std::vector<fem::NodeId> nodes = context.target_nodes(item, "mass");
     const std::vector<std::string> names = context.element_names(item, "mass", i, nodes);
-    const double m =
-        read_number(item.get("mass", "the mass [kg]"), context.parameters, Quantity{"mass", "kg", Bound::Positive});
+    const double m = read_number(item.get("mass", "the mass [kg]"), context.parameters,
+                                 key_quantity<"masses[]", "mass">("mass", Bound::Positive));
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       context.record(nodes[k]).mass += m;
       model.add_element<elements::PointMass>(names[k], model.nodes, nodes[k], m, model.gravity);
@@ -88,11 +88,12 @@ void read_trusses(ModelContext& context) {
     const fem::NodeId b = context.read_node(ends[1]);
     if (a == b) ends[1].fail("expected two different nodes; found '" + context.node_name(a) + "' twice");
     const double EA = read_number(item.get("EA", "the axial stiffness EA [N]"), context.parameters,
-                                  Quantity{"axial stiffness EA", "N", Bound::Positive});
+                                  key_quantity<"trusses[]", "EA">("axial stiffness EA", Bound::Positive));
     context.check_two_ends(ends, ends[1], a, b, "truss");
     double rest_length = (context.reference_position(b) - context.reference_position(a)).norm();
     if (const auto l0 = item.find("rest_length"))
-      rest_length = read_number(*l0, context.parameters, Quantity{"rest length", "m", Bound::Positive});
+      rest_length = read_number(*l0, context.parameters,
+                                key_quantity<"trusses[]", "rest_length">("rest length", Bound::Positive));
     model.add_element<elements::Truss>(name, model.nodes, a, b, elements::TrussSection{EA}, rest_length);
   });
 }
