@@ -70,7 +70,7 @@ void read_masses(ModelContext& context) {
         read_number(item.get("mass", "the mass [kg]"), context.parameters, Quantity{"mass", "kg", Bound::Positive});
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       context.record(nodes[k]).mass += m;
-      model.add_element<elements::PointMass>(names[k], model.nodes, nodes[k], m, model.gravity);
+      model.add_element<elements::PointMass>(names[k], model.nodes, nodes[k], m);
     }
   });
 }
