@@ -48,8 +48,12 @@ void time_stamps(const char* label, const fem::Model& m, const fem::Element& ele
   const fem::DofMap map = m.registry.sequential_numbering();
   std::vector<double> trial(static_cast<std::size_t>(m.registry.n_free_dofs()));
   for (std::size_t i = 0; i < trial.size(); ++i) trial[i] = 0.03 * std::sin(1.0 + 2.0 * static_cast<double>(i));
-  const fem::StepState state{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
-                             m.nodes, committed, trial, &map};
+  const fem::StepState state{.time = fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
+                             .nodes = m.nodes,
+                             .committed = committed,
+                             .trial = trial,
+                             .map = &map,
+                             .gravity = m.gravity};
   const int dofs = static_cast<int>(trial.size());
   fem::DenseResidual r(map, dofs);
   fem::DenseJacobian j(map, dofs);
@@ -75,8 +79,7 @@ int main(int argc, char** argv) {
     s.rhoA = 1.2;
     s.rhoJ = 1.2e-3;
     s.rhoIy = s.rhoIz = 6e-4;
-    const auto& beam = m.add_element<elements::Beam>("ab", m.nodes, m.initial_state, a, b, s, fem::Vec3(0, 1, 0),
-                                                     fem::Vec3::Zero());
+    const auto& beam = m.add_element<elements::Beam>("ab", m.nodes, m.initial_state, a, b, s, fem::Vec3(0, 1, 0));
     // A bent, twisted beam turned by a radian, taking a step of a spinning beam (0.06 rad).
     std::vector<fem::NodeState> committed = m.initial_state;
     committed[1].position = fem::Vec3(0.49, 0.02, -0.01);
@@ -93,7 +96,7 @@ int main(int argc, char** argv) {
     bar.inertia = fem::Vec3(1e-4, 1.0 / 12, 1.0 / 12).asDiagonal();
     const fem::NodeId a = m.add_node("a", fem::Vec3(0.5, 0, 0), fem::NodeKind::Frame);
     const fem::NodeId b = m.add_node("b", fem::Vec3(1.5, 0, 0), fem::NodeKind::Frame);
-    const auto& body = m.add_element<elements::RigidBody>("body", m.nodes, b, bar, m.gravity);
+    const auto& body = m.add_element<elements::RigidBody>("body", m.nodes, b, bar);
     elements::JointFrame fa, fb;
     fa.node = a;
     fa.offset = fem::Vec3(0.5, 0, 0);

@@ -34,7 +34,7 @@ fem::Model falling_chain(int n_bars) {
   std::vector<fem::NodeId> nodes;
   for (int k = 0; k < n_bars; ++k) {
     nodes.push_back(m.add_node(indexed("bar", k + 1), fem::Vec3((k + 0.5) * length, 0, 0), fem::NodeKind::Frame));
-    m.add_element<elements::RigidBody>(indexed("body", k + 1), m.nodes, nodes.back(), bar, m.gravity);
+    m.add_element<elements::RigidBody>(indexed("body", k + 1), m.nodes, nodes.back(), bar);
   }
   for (int k = 0; k < n_bars; ++k) {
     elements::JointFrame a, b;

@@ -37,7 +37,7 @@ fem::Model long_cantilever(int n_elements) {
   }
   for (int k = 0; k < n_elements; ++k)
     m.add_element<elements::Beam>("b" + std::to_string(k), m.nodes, m.initial_state, fem::NodeId{k},
-                                  fem::NodeId{k + 1}, s, fem::Vec3(0, 1, 0), m.gravity);
+                                  fem::NodeId{k + 1}, s, fem::Vec3(0, 1, 0));
   m.analysis.dt = 1e-3;
   m.update_length_scale();
   return m;

@@ -438,14 +438,12 @@ struct Beam::StepStart {
 Beam::~Beam() = default;
 
 Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
-           NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity,
-           const std::array<Vec3, 2>& end_offsets)
+           NodeId b, const BeamSection& section, const Vec3& orientation, const std::array<Vec3, 2>& end_offsets)
     : Element(std::move(name)),
       nodes_{a, b},
       displacement_{nodes[a.index].displacement, nodes[b.index].displacement},
       rotation_{nodes[a.index].rotation, nodes[b.index].rotation},
       section_(section),
-      gravity_(gravity),
       reference_position_{nodes[a.index].reference_position, nodes[b.index].reference_position} {
   const std::string who = "beam '" + this->name() + "': ";
   if (!rotation_[0].valid() || !rotation_[1].valid())
@@ -494,7 +492,7 @@ void Beam::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSin
     b.element.eps = local_deformations<double>(b.element.q.xa, b.element.q.xb, b.element.q.Ra, b.element.q.Rb, g);
     for (std::size_t k = 0; k < 2; ++k) {
       const fem::InertiaLump l = lump(k);
-      b.nodes[k] = inertia::body_start(s.at_start(nodes_[k]), s.time.h, l.mass, l.inertia, Vec3::Zero(), gravity_);
+      b.nodes[k] = inertia::body_start(s.at_start(nodes_[k]), s.time.h, l.mass, l.inertia, Vec3::Zero(), s.gravity);
     }
     return b;
   });
@@ -560,12 +558,12 @@ double Beam::strain_energy(std::span<const fem::NodeState> states) const {
   return 0.5 * eps.dot(K_ * eps);
 }
 
-void Beam::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
+void Beam::add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const {
   e.strain += strain_energy(states);
   for (std::size_t k = 0; k < 2; ++k) {
     const fem::InertiaLump l = lump(k);
     const fem::NodeState& n = states[nodes_[k].index];
-    inertia::add_body_energy(n, l.mass, l.inertia, Vec3::Zero(), gravity_, reference_position_[k], e, n.velocity);
+    inertia::add_body_energy(n, l.mass, l.inertia, Vec3::Zero(), gravity, reference_position_[k], e, n.velocity);
   }
   if (const double c = coupling_mass(); c != 0.0) {
     const fem::NodeState &a = states[nodes_[0].index], &b = states[nodes_[1].index];

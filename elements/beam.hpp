@@ -39,7 +39,7 @@
 /// adds Gᵀ (η K) Δε/h, which dissipates exactly Δεᵀ η K Δε / h ≥ 0 per step.
 /// Static: f = B_uᵀ K ε_{n+1}.
 /// Mass: lumped, ρA L/2 and the rotary inertia (L/2) diag(ρJ, ρI_y, ρI_z) in section axes at
-/// each node, integrated as in RigidBody (energy–momentum); gravity on the lumped masses. A
+/// each node, integrated as in RigidBody (energy–momentum); the step's gravity on the lumped masses. A
 /// consistent part α (M_c − M_l) = α ρA L/6 [−1 1; 1 −1] ⊗ I may be added to the translations
 /// (BeamSection::mass_coupling): constant, with zero row sums, so it changes neither the weight nor
 /// the linear momentum, adds −(αρA L/12)|v_a − v_b|² to the kinetic energy and
@@ -92,7 +92,7 @@ class Beam final : public fem::Element {
   /// `end_offsets`: rigid eccentric connections, the beam's end points from nodes a and b (global
   /// axes, at t = 0); they turn with the nodes. The lumped masses stay at the nodes.
   Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
-       NodeId b, const BeamSection& section, const Vec3& orientation, const Vec3& gravity,
+       NodeId b, const BeamSection& section, const Vec3& orientation,
        const std::array<Vec3, 2>& end_offsets = {Vec3::Zero(), Vec3::Zero()});
   ~Beam() override;
 
@@ -101,7 +101,7 @@ class Beam final : public fem::Element {
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   /// The change of deformations over the step in long double (beam.cpp: change_of_deformations).
   [[nodiscard]] bool has_precise_residual() const override { return true; }
-  void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
   /// The lumped masses: ρA L/2 and the rotary inertia at each node.
   void inertia_lumps(fem::InertiaSink& out) const override;
@@ -135,7 +135,6 @@ class Beam final : public fem::Element {
   std::array<Mat3, 2> offset_;            ///< C_a = R_a0ᵀ E0
   std::array<Vec3, 2> end_offset_;        ///< end points from the nodes, node axes
   Eigen::Matrix<double, n_strains, n_strains> K_;
-  Vec3 gravity_;
   std::array<Vec3, 2> reference_position_;
   int invariant_side_ = 0;  ///< the end whose invariants the midpoint's discrete gradient uses (beam.cpp)
   std::array<bool, 2> aligned_{false, false};  ///< offset_[k] is exactly the identity

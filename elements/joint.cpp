@@ -486,7 +486,7 @@ void Joint::predict(const fem::StepState& s, fem::PredictionSink& out) const {
   out.set<6>(reaction_, active_in_step(s) ? lambda_ : Vec6::Zero());
 }
 
-void Joint::add_energy(std::span<const fem::NodeState>, fem::StateEnergy& e) const {
+void Joint::add_energy(std::span<const fem::NodeState>, const fem::Vec3& /*gravity*/, fem::StateEnergy& e) const {
   // The springs' energy at the committed coordinates (a released joint stores none).
   if (!active_now_) return;
   for (int k = 0; k < 6; ++k) {

@@ -109,7 +109,7 @@ class Joint final : public fem::Element {
   void save_history(std::vector<double>& out) const override;
   void restore_history(std::span<const double>& in) override;
   void predict(const fem::StepState& s, fem::PredictionSink& out) const override;
-  void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
   /// Output: a point of its own, frame B's joint point.
   std::optional<Vec3> output_point(std::span<const fem::NodeState> states) const override;

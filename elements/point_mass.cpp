@@ -2,33 +2,32 @@
 
 namespace catena::elements {
 
-PointMass::PointMass(std::string name, std::span<const fem::Node> nodes, fem::NodeId node, double mass,
-                     const fem::Vec3& gravity)
+PointMass::PointMass(std::string name, std::span<const fem::Node> nodes, fem::NodeId node, double mass)
     : Element(std::move(name)),
       node_(node),
       block_(nodes[node.index].displacement),
       m_(mass),
-      g_(gravity),
       reference_(nodes[node.index].reference_position) {}
 
 void PointMass::declare(fem::UnknownRegistry& registry) { registry.couple({block_}); }
 
 void PointMass::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
   if (s.time.is_static()) {
-    r.add<3>(block_, fem::Vec3(-s.time.external_load_factor() * m_ * g_));
+    r.add<3>(block_, fem::Vec3(-s.time.external_load_factor() * m_ * s.gravity));
     return;
   }
   const double c = m_ * fem::inertia_coefficient(s.time.h);
-  const fem::Vec3 res = c * (s.increment(node_) - s.time.h * s.at_start(node_).velocity) - m_ * g_;
+  const fem::Vec3 res = c * (s.increment(node_) - s.time.h * s.at_start(node_).velocity) - m_ * s.gravity;
   r.add<3>(block_, res);
   const fem::Mat3 K = c * fem::Mat3::Identity();
   j.add<3, 3>(block_, block_, K);
 }
 
-void PointMass::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
+void PointMass::add_energy(std::span<const fem::NodeState> states, const fem::Vec3& gravity,
+                           fem::StateEnergy& e) const {
   const fem::NodeState& s = states[node_.index];
   e.kinetic += 0.5 * m_ * s.velocity.squaredNorm();
-  e.potential -= m_ * g_.dot(s.position - reference_);
+  e.potential -= m_ * gravity.dot(s.position - reference_);
   e.momentum += m_ * s.velocity;
   e.angular_momentum += s.position.cross(m_ * s.velocity);
 }

@@ -5,14 +5,12 @@
 
 namespace catena::elements {
 
-RigidBody::RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId node, const RigidBodyProperties& body,
-                     const Vec3& gravity)
+RigidBody::RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId node, const RigidBodyProperties& body)
     : Element(std::move(name)),
       node_(node),
       displacement_(nodes[node.index].displacement),
       rotation_(nodes[node.index].rotation),
       body_(body),
-      gravity_(gravity),
       reference_centre_(nodes[node.index].reference_position) {
   if (!rotation_.valid())
     throw std::invalid_argument("rigid body '" + this->name() + "': node '" + nodes[node.index].name +
@@ -31,7 +29,7 @@ Vec3 RigidBody::centre_velocity(const fem::NodeState& n) const {
 void RigidBody::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const {
   const inertia::BodyStart& b = start_cache_.get(s, [&] {
     const fem::NodeState& start = s.at_start(node_);
-    inertia::BodyStart body = inertia::body_start(start, s.time.h, body_.mass, body_.inertia, body_.offset, gravity_);
+    inertia::BodyStart body = inertia::body_start(start, s.time.h, body_.mass, body_.inertia, body_.offset, s.gravity);
     body.vc = centre_velocity(start);
     return body;
   });
@@ -61,9 +59,9 @@ void RigidBody::restore_history(std::span<const double>& in) {
   if (h[0] != 0.0) centre_velocity_ = Vec3(h[1], h[2], h[3]);
 }
 
-void RigidBody::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
+void RigidBody::add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const {
   const fem::NodeState& n = states[node_.index];
-  inertia::add_body_energy(n, body_.mass, body_.inertia, body_.offset, gravity_, reference_centre_, e,
+  inertia::add_body_energy(n, body_.mass, body_.inertia, body_.offset, gravity, reference_centre_, e,
                            centre_velocity(n));
 }
 

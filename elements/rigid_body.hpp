@@ -1,6 +1,7 @@
 #pragma once
 /// Rigid body carried by a frame node: mass m, inertia tensor J_c about its centre of mass in the
-/// node's axes, centre of mass at offset c from the node (node axes), gravity.
+/// node's axes, centre of mass at offset c from the node (node axes), under the step's gravity
+/// (fem::StepState::gravity).
 /// Unknowns touched: the node's Δx and b (R_{n+1} = cay(b) R_n, fem/step_rotation.hpp).
 ///
 /// Inertia is an energy–momentum scheme in the sense of Simo & Wong (1991):
@@ -39,8 +40,7 @@ struct RigidBodyProperties {
 
 class RigidBody final : public fem::Element {
  public:
-  RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId node, const RigidBodyProperties& body,
-            const Vec3& gravity);
+  RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId node, const RigidBodyProperties& body);
   ~RigidBody() override;
 
   std::string_view kind() const override { return "rigid_body"; }
@@ -50,7 +50,7 @@ class RigidBody final : public fem::Element {
   /// History: the centre velocity (a flag, then 3 values).
   void save_history(std::vector<double>& out) const override;
   void restore_history(std::span<const double>& in) override;
-  void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
   void inertia_lumps(fem::InertiaSink& out) const override { out.add({node_, body_.mass, body_.offset, body_.inertia}); }
   /// Output: a vertex on the body's node (which carries its orientation and velocity as point
   /// data) with the fields mass and the vectors centre_of_mass, centre_velocity (global).
@@ -65,7 +65,6 @@ class RigidBody final : public fem::Element {
   fem::BlockId displacement_;
   fem::BlockId rotation_;
   RigidBodyProperties body_;
-  Vec3 gravity_;
   Vec3 reference_centre_;  ///< the node at t = 0: potential energy is measured from there
   /// Velocity of the centre at the last committed state (global) when the offset is nonzero;
   /// empty before the first dynamic step and after a static one: then v + ω × R c of the node.

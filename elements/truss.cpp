@@ -59,7 +59,8 @@ double Truss::axial_force(std::span<const fem::NodeState> states) const {
   return section_.EA * (l - l0_) / l0_;
 }
 
-void Truss::add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const {
+void Truss::add_energy(std::span<const fem::NodeState> states, const fem::Vec3& /*gravity*/,
+                       fem::StateEnergy& e) const {
   const double N = axial_force(states);
   e.strain += 0.5 * N * N * l0_ / section_.EA;
 }

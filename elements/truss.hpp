@@ -43,7 +43,7 @@ class Truss final : public fem::Element {
   std::string_view kind() const override { return "truss"; }
   void declare(fem::UnknownRegistry& registry) override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
-  void add_energy(std::span<const fem::NodeState> states, fem::StateEnergy& e) const override;
+  void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
   std::span<const NodeId> cell_nodes() const override { return nodes_; }
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
 

@@ -108,8 +108,9 @@ class Element {
   /// the integrator's). Unset unknowns start at zero.
   virtual void predict(const StepState&, PredictionSink&) const {}
 
-  /// State functions at a committed state.
-  virtual void add_energy(std::span<const NodeState>, StateEnergy&) const {}
+  /// State functions at a committed state; the potential energy of the weights is the one under
+  /// `gravity` [m/s²] (the model's, as the steps are stamped under it: StepState::gravity).
+  virtual void add_energy(std::span<const NodeState> /*states*/, const Vec3& /*gravity*/, StateEnergy&) const {}
   /// Work done and energy dissipated over a converged time element.
   virtual void add_step_work(const StepState&, StepWork&) const {}
 

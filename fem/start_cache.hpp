@@ -7,7 +7,8 @@
 ///
 /// The kept value serves while the StepState names the same start (StepState::start_id, drawn
 /// anew each time the integrator describes a time element) with the same time element
-/// (StepState::time); an unnamed start (0) is recomputed at every call. The value is the same
+/// (StepState::time); an unnamed start (0) is recomputed at every call. The step's gravity is not
+/// compared: every description of a named start carries the model's. The value is the same
 /// either way, to the bit: only the number of times it is computed changes.
 #include "fem/step_state.hpp"
 

@@ -1,6 +1,7 @@
 #pragma once
 /// What an element sees while stamping one Newton iterate of a time element [t_n, t_n + h]:
-/// the committed state at t_n and the trial unknowns. Read-only; what an element derives from the
+/// the description of the step (its time element and the gravity it is stamped under), the
+/// committed state at t_n and the trial unknowns. Read-only; what an element derives from the
 /// start alone it may keep between the passes of one time element (fem/start_cache.hpp).
 #include "fem/node.hpp"
 #include "fem/time_element.hpp"
@@ -30,6 +31,12 @@ struct StepState {
   /// describes a time element, so that elements may keep what depends on the start alone between
   /// its Newton passes (fem::StartCache). 0: not named (a StepState built by hand), keep nothing.
   std::uint64_t start_id = 0;
+  /// The gravity acceleration [m/s²] the step is stamped under: the model's, filled in where the
+  /// integrator describes a time element (solvers/committed_state.cpp), so that elements carrying
+  /// mass take it from the step rather than keeping a copy. Last, so that the positional
+  /// initialisations {time, nodes, committed, trial, map[, precise]} keep their meaning; a
+  /// description built by hand has none unless it sets it.
+  Vec3 gravity = Vec3::Zero();
 
   /// Trial values of a block; fixed components read as 0.
   template <int N>

@@ -46,6 +46,7 @@ fem::TimeElement CommittedState::time_element(double t, double h) const {
 
 fem::StepState CommittedState::describe(const fem::TimeElement& time) const {
   fem::StepState s{time, model_->nodes, states_, {}, nullptr};
+  s.gravity = model_->gravity;
   // A new name for every description: whoever changes the states or the elements' histories
   // (a commit, a restore, a relaxation round) describes the next time element afresh.
   s.start_id = fem::new_start_id();
@@ -167,7 +168,7 @@ void CommittedState::commit(fem::StepState s, Vec u, Work work) {
 EnergyRecord CommittedState::energy(double t) const {
   std::vector<fem::StateEnergy> slots(static_cast<std::size_t>(tableau_->n_element_slots()));
   tableau_->for_each_local_element([&](int slot, std::size_t e) {
-    model_->elements[e]->add_energy(states_, slots[static_cast<std::size_t>(slot)]);
+    model_->elements[e]->add_energy(states_, model_->gravity, slots[static_cast<std::size_t>(slot)]);
   });
   fem::StateEnergy local;
   for (const fem::StateEnergy& part : slots) local += part;

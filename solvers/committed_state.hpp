@@ -29,7 +29,8 @@ class CommittedState {
   /// The time element [t, t + h] of the analysis: a dynamic step in its scheme, or a load
   /// increment of a static analysis.
   [[nodiscard]] fem::TimeElement time_element(double t, double h) const;
-  /// `time` from the committed state, under a new start name (fem::StepState::start_id).
+  /// `time` from the committed state under the model's gravity (fem::StepState::gravity), under a
+  /// new start name (fem::StepState::start_id).
   [[nodiscard]] fem::StepState describe(const fem::TimeElement& time) const;
   [[nodiscard]] fem::StepState describe(double t, double h) const { return describe(time_element(t, h)); }
   /// The starting values of the unknowns of `time`. `extrapolate`: dynamic steps after the first

@@ -95,7 +95,9 @@ LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model
 LinearizedAnalysis::~LinearizedAnalysis() = default;
 
 fem::StepState LinearizedAnalysis::static_context(double load_factor) const {
-  return fem::StepState{fem::TimeElement::equilibrium(0.0, load_factor), model_->nodes, state_->states(), {}, nullptr};
+  fem::StepState s{fem::TimeElement::equilibrium(0.0, load_factor), model_->nodes, state_->states(), {}, nullptr};
+  s.gravity = model_->gravity;
+  return s;
 }
 
 void LinearizedAnalysis::establish_state() {

@@ -124,7 +124,7 @@ void read_beams(ModelContext& context) {
       const std::array<fem::Vec3, 2> ends{k == 0 ? offsets[0] : fem::Vec3::Zero(),
                                           k == n - 1 ? offsets[1] : fem::Vec3::Zero()};
       const auto& beam = model.add_element<elements::Beam>(element, model.nodes, model.initial_state, p, q, section,
-                                                           orientation, model.gravity, ends);
+                                                           orientation, ends);
       def.elements.push_back(&beam);
       const double L = beam.length();
       for (const fem::NodeId end : {p, q}) {

@@ -70,7 +70,7 @@ void read_masses(ModelContext& context) {
                                  key_quantity<"masses[]", "mass">("mass", Bound::Positive));
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       context.record(nodes[k]).mass += m;
-      model.add_element<elements::PointMass>(names[k], model.nodes, nodes[k], m, model.gravity);
+      model.add_element<elements::PointMass>(names[k], model.nodes, nodes[k], m);
     }
   });
 }

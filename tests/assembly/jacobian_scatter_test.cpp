@@ -5,6 +5,7 @@
 
 #include "elements/point_mass.hpp"
 #include "elements/truss.hpp"
+#include "support/step_context.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,8 +40,9 @@ fem::Model alternating_chain() {
   fem::Model m;
   for (int i = 0; i < 5; ++i) m.add_node("n" + std::to_string(i), Vec3(i, 0.1 * i * i, 0));
   for (int c = 0; c < 3; ++c) m.fix(fem::NodeId{0}, c);
+  m.gravity = Vec3(0, 0, -9.81);
   for (int i = 0; i < 5; ++i)
-    m.add_element<elements::PointMass>("m" + std::to_string(i), m.nodes, fem::NodeId{i}, 1.0 + i, Vec3(0, 0, -9.81));
+    m.add_element<elements::PointMass>("m" + std::to_string(i), m.nodes, fem::NodeId{i}, 1.0 + i);
   for (int i = 0; i + 1 < 5; ++i)
     m.add_element<elements::Truss>("t" + std::to_string(i), m.nodes, fem::NodeId{i}, fem::NodeId{i + 1},
                                    elements::TrussSection{1e5},
@@ -65,8 +67,7 @@ std::vector<double> values(Mat J, const Tableau& t) {
 TEST(JacobianScatter, ReplaysTheRecordedSumsAndFollowsAStampThatChanges) {
   fem::Model m = alternating_chain();
   Tableau t(m, PETSC_COMM_WORLD);
-  const fem::StepState context{fem::TimeElement::dynamic_step(0.0, 1e-2, fem::TimeScheme::Midpoint),
-                               m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState context = testing::midpoint_step(m, m.initial_state, 0.0, 1e-2);
   VecHandle x = t.create_vector();
   ASSERT_EQ(VecSet(x, 1e-3), 0);
   // Assemblies 1 and 3 stamp the same blocks (1 records, 3 replays), 2 and 4 the others (their

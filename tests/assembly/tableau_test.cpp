@@ -6,6 +6,7 @@
 
 #include "elements/point_mass.hpp"
 #include "elements/truss.hpp"
+#include "support/step_context.hpp"
 #include "support/tangent_check.hpp"
 
 #include <gtest/gtest.h>
@@ -26,7 +27,8 @@ fem::Model truss_net(int n, unsigned seed) {
   for (int i = 0; i < n; ++i) m.add_node("n" + std::to_string(i), Vec3(i + 0.3 * u(rng), 0.3 * u(rng), 0.3 * u(rng)));
   for (int c = 0; c < 3; ++c) m.fix(fem::NodeId{0}, c);
   m.fix(fem::NodeId{1}, 2);
-  for (int i = 0; i < n; ++i) m.add_element<elements::PointMass>("m" + std::to_string(i), m.nodes, fem::NodeId{i}, 1.0 + i, Vec3(0, 0, -9.81));
+  m.gravity = Vec3(0, 0, -9.81);
+  for (int i = 0; i < n; ++i) m.add_element<elements::PointMass>("m" + std::to_string(i), m.nodes, fem::NodeId{i}, 1.0 + i);
   for (int i = 0; i + 1 < n; ++i)
     for (int j = i + 1; j < std::min(n, i + 3); ++j)
       m.add_element<elements::Truss>("t" + std::to_string(i) + "_" + std::to_string(j), m.nodes, fem::NodeId{i},
@@ -120,8 +122,7 @@ TEST(Tableau, PatternIsExactlyTheDeclaredCouplings) {
 TEST(Tableau, OnePassGivesTheResidualAndJacobianOfTwoAndValuesRoundTrip) {
   const fem::Model m = truss_net(10, 5);
   Tableau t(m, PETSC_COMM_WORLD);
-  const fem::StepState context{fem::TimeElement::dynamic_step(0.0, 1e-2, fem::TimeScheme::Midpoint),
-                               m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState context = testing::midpoint_step(m, m.initial_state, 0.0, 1e-2);
   VecHandle x = t.create_vector(), f1 = t.create_vector(), f2 = t.create_vector();
   ASSERT_EQ(VecSetRandom(x, nullptr), 0);
   ASSERT_EQ(VecScale(x, 0.01), 0);
@@ -149,8 +150,7 @@ TEST(Tableau, ThreadsStampTheSameSumsBitForBit) {
   Tableau serial(m, PETSC_COMM_WORLD), threaded(m, PETSC_COMM_WORLD);
   serial.set_threads(1);
   threaded.set_threads(2);  // asked for: no timing decides
-  const fem::StepState context{fem::TimeElement::dynamic_step(0.0, 1e-2, fem::TimeScheme::Midpoint),
-                               m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState context = testing::midpoint_step(m, m.initial_state, 0.0, 1e-2);
   VecHandle x = serial.create_vector(), f1 = serial.create_vector(), f2 = threaded.create_vector();
   ASSERT_EQ(VecSetRandom(x, nullptr), 0);
   ASSERT_EQ(VecScale(x, 0.01), 0);
@@ -195,8 +195,7 @@ TEST(Tableau, AStampOutsideTheDeclaredPatternIsAnError) {
   m.add_element<StampsOutsideItsCouplings>(m.nodes, fem::NodeId{0}, fem::NodeId{2});  // a and c never couple
   m.update_length_scale();
   Tableau t(m, PETSC_COMM_WORLD);
-  const fem::StepState context{fem::TimeElement::dynamic_step(0.0, 1e-2, fem::TimeScheme::Midpoint),
-                               m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState context = testing::midpoint_step(m, m.initial_state, 0.0, 1e-2);
   VecHandle x = t.create_vector();
   ASSERT_EQ(VecZeroEntries(x), 0);
   EXPECT_THROW(t.assemble_jacobian(context, x, t.jacobian()), PetscFailure);

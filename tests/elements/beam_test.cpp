@@ -68,11 +68,11 @@ struct BeamModel {
     b = model.add_node("b", b_first ? pa : pb, fem::NodeKind::Frame);
     model.initial_state[0].orientation = testing::quat(rotation(0.7, Vec3(1, -2, 0.5)));
     model.initial_state[1].orientation = testing::quat(rotation(-1.1, Vec3(0.3, 1, 2)));
+    model.gravity = gravity;
     const Vec3 orientation(0.2, 1.0, 0.3);
-    beam = &model.add_element<Beam>("ab", model.nodes, model.initial_state, a, b, section, orientation, gravity,
-                                    offsets);
+    beam = &model.add_element<Beam>("ab", model.nodes, model.initial_state, a, b, section, orientation, offsets);
     if (with_reversed)
-      reversed = &model.add_element<Beam>("ba", model.nodes, model.initial_state, b, a, section, orientation, gravity,
+      reversed = &model.add_element<Beam>("ba", model.nodes, model.initial_state, b, a, section, orientation,
                                           std::array<Vec3, 2>{offsets[1], offsets[0]});
   }
 };
@@ -390,7 +390,7 @@ struct Cantilever {
     }
     for (int k = 0; k < n; ++k)
       model.add_element<Beam>(indexed("e", k), model.nodes, model.initial_state, nodes[k], nodes[k + 1], section,
-                              Vec3(0, 1, 0), Vec3::Zero(),
+                              Vec3(0, 1, 0),
                               std::array<Vec3, 2>{Vec3::Zero(), k == n - 1 ? Vec3(0, -e, 0) : Vec3::Zero()});
   }
   /// Static solution under the model's loads, from the initial state.
@@ -482,7 +482,6 @@ FreeFreeRun free_free_run(int steps, bool eccentric_ends = false, double mass_co
     nodes.push_back(m.add_node(indexed("n", k), Vec3(L * k / n, 0.1 * k, 0), fem::NodeKind::Frame));
   for (int k = 0; k < n; ++k)
     m.add_element<Beam>(indexed("e", k), m.nodes, m.initial_state, nodes[k], nodes[k + 1], sec, Vec3(0, 0.3, 1),
-                        Vec3::Zero(),
                         std::array<Vec3, 2>{eccentric_ends && k == 0 ? eccentric[0] : Vec3::Zero(),
                                             eccentric_ends && k == n - 1 ? eccentric[1] : Vec3::Zero()});
   const Vec3 omega(0.4, -0.7, 1.5), v0(0.2, -0.1, 0.3), centre(1.0, 0.2, 0.0);

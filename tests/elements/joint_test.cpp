@@ -63,9 +63,9 @@ struct JointModel {
     b = model.add_node("b", xb, fem::NodeKind::Frame);
     model.initial_state[0].orientation = Quaternion(Ra);
     model.initial_state[1].orientation = Quaternion(Rb);
-    model.add_element<RigidBody>("A", model.nodes, a, RigidBodyProperties{1.5, inertia(), Vec3(0.1, 0, -0.1)}, gravity);
-    model.add_element<RigidBody>("B", model.nodes, b, RigidBodyProperties{0.8, 0.7 * inertia(), Vec3(0, 0.1, 0.05)},
-                                 gravity);
+    model.gravity = gravity;
+    model.add_element<RigidBody>("A", model.nodes, a, RigidBodyProperties{1.5, inertia(), Vec3(0.1, 0, -0.1)});
+    model.add_element<RigidBody>("B", model.nodes, b, RigidBodyProperties{0.8, 0.7 * inertia(), Vec3(0, 0.1, 0.05)});
     JointFrame fa, fb;
     if (ground) {
       fa.offset = point;
@@ -301,8 +301,9 @@ TEST(Joint, HangingPendulumReactionIsTheWeight) {
   const Vec3 g(0, 0, -9.81);
   // Body B hangs below the joint point: its centre of mass (node + offset) on the vertical.
   fem::Model m;
+  m.gravity = g;
   const fem::NodeId bob = m.add_node("bob", Vec3(0, 0, -1.2), fem::NodeKind::Frame);
-  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{2.5, inertia(), Vec3::Zero()}, g);
+  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{2.5, inertia(), Vec3::Zero()});
   JointFrame ground, fb;
   fb.node = bob;
   fb.offset = Vec3(0, 0, 1.2);
@@ -323,9 +324,9 @@ TEST(Joint, SwingingPendulumTensionAndEnergy) {
   // bottom the rod tension is 3 m g, and energy stays constant to Newton tolerance.
   const double m_bob = 2.0, l = 1.5, gz = 9.81;
   fem::Model m;
+  m.gravity = Vec3(0, 0, -gz);
   const fem::NodeId bob = m.add_node("bob", Vec3(l, 0, 0), fem::NodeKind::Frame);
-  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{m_bob, 1e-6 * Mat3::Identity(), Vec3::Zero()},
-                           Vec3(0, 0, -gz));
+  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{m_bob, 1e-6 * Mat3::Identity(), Vec3::Zero()});
   JointFrame ground, fb;
   fb.node = bob;
   fb.offset = Vec3(-l, 0, 0);
@@ -353,9 +354,9 @@ TEST(Joint, ReleasedPendulumFallsFreelyAndKeepsItsEnergy) {
   // held the reaction carries the weight; once released it is zero and the bob falls at g.
   const double m_bob = 2.0, gz = 9.81;
   fem::Model m;
+  m.gravity = Vec3(0, 0, -gz);
   const fem::NodeId bob = m.add_node("bob", Vec3(0, 0, -1), fem::NodeKind::Frame);
-  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{m_bob, 0.01 * Mat3::Identity(), Vec3::Zero()},
-                           Vec3(0, 0, -gz));
+  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{m_bob, 0.01 * Mat3::Identity(), Vec3::Zero()});
   JointFrame ground, fb;
   fb.node = bob;
   fb.offset = Vec3(0, 0, 1);

@@ -14,7 +14,8 @@ TEST(PointMass, TangentMatchesCentralDifferences) {
   fem::Model m;
   const fem::NodeId n = m.add_node("n", Vec3(1, 2, 3));
   m.initial_state[0].velocity = Vec3(0.5, -1.0, 2.0);
-  const auto& pm = m.add_element<PointMass>("m", m.nodes, n, 2.5, Vec3(0, 0, -9.81));
+  m.gravity = Vec3(0, 0, -9.81);
+  const auto& pm = m.add_element<PointMass>("m", m.nodes, n, 2.5);
   testing::TrialState s(m);
   s.trial = {0.1, -0.2, 0.3};
   const testing::TangentCheck c = testing::compare_with_central_differences(m, pm, s);
@@ -27,7 +28,8 @@ TEST(PointMass, FreeFallIsExactUnderTheMidpointRule) {
   const Vec3 g(0, 0, -9.81), v0(1, 0, 2);
   const fem::NodeId n = m.add_node("n", Vec3::Zero());
   m.initial_state[0].velocity = v0;
-  const auto& pm = m.add_element<PointMass>("m", m.nodes, n, 3.0, g);
+  m.gravity = g;
+  const auto& pm = m.add_element<PointMass>("m", m.nodes, n, 3.0);
   testing::TrialState s(m);
   s.h = 0.25;
   const Vec3 dx = v0 * s.h + 0.5 * g * s.h * s.h;

@@ -79,7 +79,7 @@ TEST(Truss, RigidMotionGivesZeroForceAndStrainEnergy) {
     end[0].position = xa1;
     end[1].position = xb1;
     fem::StateEnergy e;
-    t.truss->add_energy(end, e);
+    t.truss->add_energy(end, t.model.gravity, e);
     EXPECT_LT(e.strain, 1e-10);
   }
 }
@@ -97,11 +97,11 @@ TEST(Truss, MidpointWorkEqualsStrainEnergyChange) {
     const Eigen::VectorXd f = testing::element_residual(t.model, *t.truss, s);
     const Eigen::Map<const Eigen::VectorXd> dq(s.trial.data(), 6);
     fem::StateEnergy w0, w1;
-    t.truss->add_energy(s.committed, w0);
+    t.truss->add_energy(s.committed, t.model.gravity, w0);
     std::vector<fem::NodeState> end = s.committed;
     end[0].position += dq.head<3>();
     end[1].position += dq.tail<3>();
-    t.truss->add_energy(end, w1);
+    t.truss->add_energy(end, t.model.gravity, w1);
     const double work = f.dot(dq);
     EXPECT_NEAR(work, w1.strain - w0.strain, 1e-12 * std::max(1.0, std::abs(w1.strain) + std::abs(w0.strain)))
         << "trial " << trial;
@@ -118,10 +118,10 @@ TEST(Truss, TrapezoidalForceDoesNotConserveStrainEnergy) {
   const Eigen::VectorXd f = testing::element_residual(t.model, *t.truss, s);
   const Eigen::Map<const Eigen::VectorXd> dq(s.trial.data(), 6);
   fem::StateEnergy w0, w1;
-  t.truss->add_energy(s.committed, w0);
+  t.truss->add_energy(s.committed, t.model.gravity, w0);
   std::vector<fem::NodeState> end = s.committed;
   end[1].position += dq.tail<3>();
-  t.truss->add_energy(end, w1);
+  t.truss->add_energy(end, t.model.gravity, w1);
   EXPECT_GT(std::abs(f.dot(dq) - (w1.strain - w0.strain)), 1e-3 * w1.strain);
 }
 

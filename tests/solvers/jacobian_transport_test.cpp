@@ -11,6 +11,7 @@
 #include "fem/step_rotation.hpp"
 #include "io/model_reader.hpp"
 #include "solvers/jacobian_transport.hpp"
+#include "support/step_context.hpp"
 #include "support/test_files.hpp"
 
 #include <gtest/gtest.h>
@@ -110,11 +111,8 @@ TEST(JacobianTransport, TurnsAKeptJacobianIntoTheJacobianOfTheTurnedModel) {
   std::vector<double> turned_trial = trial;
   turn_all(m, t, Q, turned_trial);
 
-  const fem::StepState step{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
-
-                            m.nodes, start, {}, nullptr};
-  const fem::StepState turned_step{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
-                                   m.nodes, turned_start, {}, nullptr};
+  const fem::StepState step = testing::midpoint_step(m, start, 0.0, 0.01);
+  const fem::StepState turned_step = testing::midpoint_step(m, turned_start, 0.0, 0.01);
   const assembly::VecHandle x = vector_of(t, trial), x_turned = vector_of(t, turned_trial);
 
   // The Jacobian of the turned element, and the kept one applied through the transport.
@@ -161,10 +159,8 @@ TEST(JacobianTransport, SavedAxesRestoreTheSameTurn) {
   assembly::Tableau t(m, PETSC_COMM_WORLD);
   std::vector<fem::NodeState> later = m.initial_state;
   for (fem::NodeState& s : later) s.orientation = fem::Quaternion(fem::exp_map<double>(Vec3(0.1, 0.2, -0.3)));
-  const fem::StepState first{fem::TimeElement::dynamic_step(0.0, 0.01, fem::TimeScheme::Midpoint),
-                             m.nodes, m.initial_state, {}, nullptr};
-  const fem::StepState second{fem::TimeElement::dynamic_step(0.01, 0.01, fem::TimeScheme::Midpoint),
-                              m.nodes, later, {}, nullptr};
+  const fem::StepState first = testing::midpoint_step(m, m.initial_state, 0.0, 0.01);
+  const fem::StepState second = testing::midpoint_step(m, later, 0.01, 0.01);
   assembly::VecHandle x = t.create_vector();
   ASSERT_EQ(VecSet(x, 0.01), 0);
 

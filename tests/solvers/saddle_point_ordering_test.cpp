@@ -7,6 +7,7 @@
 #include "io/model_reader.hpp"
 #include "solvers/newton.hpp"
 #include "solvers/saddle_point_ordering.hpp"
+#include "support/step_context.hpp"
 #include "support/test_files.hpp"
 
 #include <gtest/gtest.h>
@@ -81,8 +82,7 @@ TEST(SaddlePointOrdering, PutsEveryMultiplierAfterItsNodesAndSolvesWithoutPivoti
       a[i] = (t.row_kind(i) == fem::UnknownKind::Multiplier ? 50.0 : 1e-3) * u(rng);
     ASSERT_EQ(VecRestoreArray(x, &a), 0);
   }
-  const fem::StepState step{fem::TimeElement::dynamic_step(0.0, 1e-3, fem::TimeScheme::Midpoint),
-                            m.nodes, m.initial_state, {}, nullptr};
+  const fem::StepState step = testing::midpoint_step(m, m.initial_state, 0.0, 1e-3);
   t.assemble_jacobian(step, x, t.jacobian());
 
   const std::vector<PetscInt> order = saddle_point_order(t);

@@ -40,7 +40,7 @@ fem::Model cantilever(int n, const Vec3& g) {
   s.rhoIy = s.rhoIz = 0.005;
   for (int k = 0; k < n; ++k)
     m.add_element<elements::Beam>("b" + std::to_string(k), m.nodes, m.initial_state, fem::NodeId{k},
-                                  fem::NodeId{k + 1}, s, Vec3(0, 1, 0), m.gravity);
+                                  fem::NodeId{k + 1}, s, Vec3(0, 1, 0));
   m.update_length_scale();
   return m;
 }
@@ -122,7 +122,7 @@ TEST(StaticAnalysis, InitialEquilibriumOfAFreeBodyFailsWithAMessage) {
   m.name = "falling";
   m.gravity = Vec3(0, 0, -9.81);
   const fem::NodeId n = m.add_node("ball", Vec3::Zero());
-  m.add_element<elements::PointMass>("mass", m.nodes, n, 1.0, m.gravity);
+  m.add_element<elements::PointMass>("mass", m.nodes, n, 1.0);
   m.analysis.dt = 0.1;
   m.analysis.t_end = 1.0;
   m.analysis.initial_equilibrium = true;

@@ -112,7 +112,7 @@ inline void commit(const fem::Model& m, TrialState& s) {
 
 inline fem::StateEnergy model_energy(const fem::Model& m, const std::vector<fem::NodeState>& states) {
   fem::StateEnergy e;
-  for (const auto& el : m.elements) el->add_energy(states, e);
+  for (const auto& el : m.elements) el->add_energy(states, m.gravity, e);
   return e;
 }
 

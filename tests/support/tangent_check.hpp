@@ -31,7 +31,9 @@ struct TrialState {
   [[nodiscard]] fem::StepState view(const fem::Model& m) const {
     const fem::StepPhase phase =
         scheme == fem::TimeScheme::Static ? fem::StepPhase::LoadIncrement : fem::StepPhase::Dynamic;
-    return fem::StepState{{t_n, h, scheme, phase, load_factor}, m.nodes, committed, trial, &map, precise};
+    fem::StepState s{{t_n, h, scheme, phase, load_factor}, m.nodes, committed, trial, &map, precise};
+    s.gravity = m.gravity;  // as the integrator describes a step of `m`
+    return s;
   }
 };
 
