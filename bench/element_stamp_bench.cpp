@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     s.rhoA = 1.2;
     s.rhoJ = 1.2e-3;
     s.rhoIy = s.rhoIz = 6e-4;
-    const auto& beam = m.add_element<elements::Beam>("ab", m.nodes, m.initial_state, a, b, s, fem::Vec3(0, 1, 0));
+    const auto& beam = m.add_element<elements::Beam>("ab", m.attach(a), m.attach(b), s, fem::Vec3(0, 1, 0));
     // A bent, twisted beam turned by a radian, taking a step of a spinning beam (0.06 rad).
     std::vector<fem::NodeState> committed = m.initial_state;
     committed[1].position = fem::Vec3(0.49, 0.02, -0.01);
@@ -96,13 +96,13 @@ int main(int argc, char** argv) {
     bar.inertia = fem::Vec3(1e-4, 1.0 / 12, 1.0 / 12).asDiagonal();
     const fem::NodeId a = m.add_node("a", fem::Vec3(0.5, 0, 0), fem::NodeKind::Frame);
     const fem::NodeId b = m.add_node("b", fem::Vec3(1.5, 0, 0), fem::NodeKind::Frame);
-    const auto& body = m.add_element<elements::RigidBody>("body", m.nodes, b, bar);
+    const auto& body = m.add_element<elements::RigidBody>("body", m.attach(b), bar);
     elements::JointFrame fa, fb;
     fa.node = a;
     fa.offset = fem::Vec3(0.5, 0, 0);
     fb.node = b;
     fb.offset = fem::Vec3(-0.5, 0, 0);
-    const auto& joint = m.add_element<elements::Joint>("joint", m.nodes, m.initial_state, fa, fb,
+    const auto& joint = m.add_element<elements::Joint>("joint", elements::attach_frames(m, fa, fb), fa, fb,
                                                        elements::joint_definition("spherical"), 1.0);
     std::vector<fem::NodeState> committed = m.initial_state;
     turn(committed[0], 0.3, fem::Vec3(0, 1, 0.2));

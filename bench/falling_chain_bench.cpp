@@ -34,7 +34,7 @@ fem::Model falling_chain(int n_bars) {
   std::vector<fem::NodeId> nodes;
   for (int k = 0; k < n_bars; ++k) {
     nodes.push_back(m.add_node(indexed("bar", k + 1), fem::Vec3((k + 0.5) * length, 0, 0), fem::NodeKind::Frame));
-    m.add_element<elements::RigidBody>(indexed("body", k + 1), m.nodes, nodes.back(), bar);
+    m.add_element<elements::RigidBody>(indexed("body", k + 1), m.attach(nodes.back()), bar);
   }
   for (int k = 0; k < n_bars; ++k) {
     elements::JointFrame a, b;
@@ -44,7 +44,7 @@ fem::Model falling_chain(int n_bars) {
       a.node = nodes[static_cast<std::size_t>(k - 1)];
       a.offset = fem::Vec3(0.5 * length, 0, 0);
     }
-    m.add_element<elements::Joint>(indexed("joint", k + 1), m.nodes, m.initial_state, a, b,
+    m.add_element<elements::Joint>(indexed("joint", k + 1), elements::attach_frames(m, a, b), a, b,
                                    elements::joint_definition("spherical"), length);
   }
   m.analysis.dt = 1e-3;

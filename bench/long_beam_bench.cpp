@@ -36,8 +36,8 @@ fem::Model long_cantilever(int n_elements) {
     m.fix_rotation(fem::NodeId{0}, c);
   }
   for (int k = 0; k < n_elements; ++k)
-    m.add_element<elements::Beam>("b" + std::to_string(k), m.nodes, m.initial_state, fem::NodeId{k},
-                                  fem::NodeId{k + 1}, s, fem::Vec3(0, 1, 0));
+    m.add_element<elements::Beam>("b" + std::to_string(k), m.attach(fem::NodeId{k}), m.attach(fem::NodeId{k + 1}), s,
+                                  fem::Vec3(0, 1, 0));
   m.analysis.dt = 1e-3;
   m.update_length_scale();
   return m;

@@ -26,10 +26,11 @@ fem::Model hanging_net(int n_target) {
   for (int j = 0; j < side; ++j)
     for (int c = 0; c < 3; ++c) m.fix(id(0, j), c);
   for (int k = 0; k < side * side; ++k)
-    m.add_element<elements::PointMass>("m" + std::to_string(k), m.nodes, fem::NodeId{k}, 1.0);
+    m.add_element<elements::PointMass>("m" + std::to_string(k), m.attach(fem::NodeId{k}), 1.0);
   auto bar = [&](fem::NodeId p, fem::NodeId q) {
     const double l = (m.nodes[q.index].reference_position - m.nodes[p.index].reference_position).norm();
-    m.add_element<elements::Truss>("t" + std::to_string(m.elements.size()), m.nodes, p, q, elements::TrussSection{1e6}, l);
+    m.add_element<elements::Truss>("t" + std::to_string(m.elements.size()), m.attach(p), m.attach(q),
+                                   elements::TrussSection{1e6}, l);
   };
   for (int i = 0; i < side; ++i)
     for (int j = 0; j < side; ++j) {

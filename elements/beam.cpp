@@ -33,18 +33,18 @@ struct Beam::StepStart {
 
 Beam::~Beam() = default;
 
-Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
-           NodeId b, const BeamSection& section, const Vec3& orientation, const std::array<Vec3, 2>& end_offsets)
+Beam::Beam(std::string name, const fem::AttachedNode& a, const fem::AttachedNode& b, const BeamSection& section,
+           const Vec3& orientation, const std::array<Vec3, 2>& end_offsets)
     : Element(std::move(name)),
-      nodes_{a, b},
-      displacement_{nodes[a.index].displacement, nodes[b.index].displacement},
-      rotation_{nodes[a.index].rotation, nodes[b.index].rotation},
+      nodes_{a.id, b.id},
+      displacement_{a.node.displacement, b.node.displacement},
+      rotation_{a.node.rotation, b.node.rotation},
       section_(section),
-      reference_position_{nodes[a.index].reference_position, nodes[b.index].reference_position} {
+      reference_position_{a.node.reference_position, b.node.reference_position} {
   const std::string who = "beam '" + this->name() + "': ";
   if (!rotation_[0].valid() || !rotation_[1].valid())
     throw std::invalid_argument(who + "both nodes must be frame nodes");
-  const Vec3 chord = initial[b.index].position + end_offsets[1] - initial[a.index].position - end_offsets[0];
+  const Vec3 chord = b.initial.position + end_offsets[1] - a.initial.position - end_offsets[0];
   L_ = chord.norm();
   if (!(L_ > 0.0)) throw std::invalid_argument(who + "its nodes coincide");
   const Vec3 e1 = chord / L_;
@@ -54,16 +54,16 @@ Beam::Beam(std::string name, std::span<const fem::Node> nodes, std::span<const f
   e2.normalize();
   Mat3 E0;
   E0 << e1, e2, e1.cross(e2);
-  offset_[0] = initial[a.index].orientation.toRotationMatrix().transpose() * E0;
-  offset_[1] = initial[b.index].orientation.toRotationMatrix().transpose() * E0;
-  end_offset_[0] = initial[a.index].orientation.conjugate() * end_offsets[0];
+  offset_[0] = a.initial.orientation.toRotationMatrix().transpose() * E0;
+  offset_[1] = b.initial.orientation.toRotationMatrix().transpose() * E0;
+  end_offset_[0] = a.initial.orientation.conjugate() * end_offsets[0];
   // The midpoint's discrete gradient is built from one end's invariants: the end with the
   // lexicographically smaller reference point, so that both node orders give the same element.
   {
-    const Vec3 pa = initial[a.index].position + end_offsets[0], pb = initial[b.index].position + end_offsets[1];
+    const Vec3 pa = a.initial.position + end_offsets[0], pb = b.initial.position + end_offsets[1];
     invariant_side_ = std::lexicographical_compare(pb.begin(), pb.end(), pa.begin(), pa.end()) ? 1 : 0;
   }
-  end_offset_[1] = initial[b.index].orientation.conjugate() * end_offsets[1];
+  end_offset_[1] = b.initial.orientation.conjugate() * end_offsets[1];
   for (std::size_t k = 0; k < 2; ++k) {
     aligned_[k] = offset_[k] == Mat3::Identity();
     centred_[k] = end_offset_[k] == Vec3::Zero();

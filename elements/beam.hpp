@@ -88,11 +88,11 @@ class Beam final : public fem::Element {
   static constexpr int n_strains = 6;  ///< ε_ax, θ_t, θ_ay, θ_by, θ_az, θ_bz
 
   /// `orientation`: a vector (global axes, at t = 0) in the plane of local x and y, not along
-  /// the chord. `initial` gives the nodes' triads at t = 0. Both nodes must be frame nodes.
+  /// the chord. The nodes' states at t = 0 give their triads. Both nodes must be frame nodes.
   /// `end_offsets`: rigid eccentric connections, the beam's end points from nodes a and b (global
   /// axes, at t = 0); they turn with the nodes. The lumped masses stay at the nodes.
-  Beam(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial, NodeId a,
-       NodeId b, const BeamSection& section, const Vec3& orientation,
+  Beam(std::string name, const fem::AttachedNode& a, const fem::AttachedNode& b, const BeamSection& section,
+       const Vec3& orientation,
        const std::array<Vec3, 2>& end_offsets = {Vec3::Zero(), Vec3::Zero()});
   ~Beam() override;
 

@@ -31,28 +31,46 @@ struct Joint::Start {
   bool ground = false;
 };
 
-Joint::Joint(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial,
-             const JointFrame& a, const JointFrame& b, JointDefinition definition, double length_scale)
+Joint::Joint(std::string name, std::span<const fem::AttachedNode> nodes, const JointFrame& a, const JointFrame& b,
+             JointDefinition definition, double length_scale)
     : Element(std::move(name)), frames_{a, b}, def_(std::move(definition)), length_scale_(length_scale) {
   const std::string who = "joint '" + this->name() + "': ";
   if (!b.node) throw std::invalid_argument(who + "frame B must be on a node");
   if (a.node && *a.node == *b.node) throw std::invalid_argument(who + "both frames are on the same node");
   if (!(length_scale > 0.0)) throw std::invalid_argument(who + "the length scale must be positive");
-  for (int k = 0; k < 2; ++k) {
+  // Each frame's node among `nodes`, in frame order (the ground has none).
+  std::array<const fem::AttachedNode*, 2> attached{};
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < 2; ++k) {
     if (!frames_[k].node) continue;
-    const fem::Node& n = nodes[frames_[k].node->index];
+    if (next == nodes.size() || nodes[next].id != *frames_[k].node)
+      throw std::invalid_argument(who + "the nodes given are not those of its frames");
+    attached[k] = &nodes[next++];
+    const fem::Node& n = attached[k]->node;
     if (!n.rotation.valid()) throw std::invalid_argument(who + "node '" + n.name + "' is not a frame node");
     displacement_[k] = n.displacement;
     rotation_[k] = n.rotation;
   }
+  if (next != nodes.size()) throw std::invalid_argument(who + "the nodes given are not those of its frames");
   for (const Mat3& Q : {a.axes, b.axes})
     if (!((Q.transpose() * Q - Mat3::Identity()).cwiseAbs().maxCoeff() < 1e-9 && Q.determinant() > 0.0))
       throw std::invalid_argument(who + "joint axes must be a rotation");
-  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()),
-                                         configuration_of(frames_, initial));
-  e_ = relative_coordinates(initial);
+  // The carriers at t = 0, from the attached nodes' initial states.
+  Configuration<double> q0;
+  std::tie(q0.xa, q0.Ra) = carrier(a, a.node ? &attached[0]->initial : nullptr);
+  std::tie(q0.xb, q0.Rb) = carrier(b, &attached[1]->initial);
+  relative_rotation_ = relative_rotation(kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()), q0);
+  // relative_coordinates of q0 (it unwraps rotations near e_, zero here).
+  e_ = kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation_)(q0.xa, q0.Ra, q0.xb, q0.Rb);
   active_now_ = active_at(0.0);
-  axes0_ = a.node ? Mat3(initial[a.node->index].orientation.toRotationMatrix() * a.axes) : a.axes;
+  axes0_ = a.node ? Mat3(attached[0]->initial.orientation.toRotationMatrix() * a.axes) : a.axes;
+}
+
+std::vector<fem::AttachedNode> attach_frames(const fem::Model& model, const JointFrame& a, const JointFrame& b) {
+  std::vector<fem::AttachedNode> nodes;
+  for (const JointFrame* f : {&a, &b})
+    if (f->node) nodes.push_back(model.attach(*f->node));
+  return nodes;
 }
 
 Joint::~Joint() = default;

@@ -46,6 +46,7 @@
 /// never changes.
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
+#include "fem/model.hpp"
 #include "fem/start_cache.hpp"
 
 #include <array>
@@ -90,10 +91,11 @@ struct JointDefinition {
 
 class Joint final : public fem::Element {
  public:
-  /// `initial`: the node states at t = 0 (the relative coordinates start from them).
+  /// `nodes`: the nodes of frames a and b, in that order, without the ground's (attach_frames);
+  /// the relative coordinates start from their states at t = 0.
   /// `length_scale` [m]: makes translations and rotations comparable in the discrete gradient.
-  Joint(std::string name, std::span<const fem::Node> nodes, std::span<const fem::NodeState> initial,
-        const JointFrame& a, const JointFrame& b, JointDefinition definition, double length_scale);
+  Joint(std::string name, std::span<const fem::AttachedNode> nodes, const JointFrame& a, const JointFrame& b,
+        JointDefinition definition, double length_scale);
   ~Joint() override;
 
   std::string_view kind() const override { return "joint"; }
@@ -182,5 +184,9 @@ class Joint final : public fem::Element {
   fem::StartCache<StampStart> stamp_start_;  ///< the stamp's compact start (joints without rotational multipliers)
   mutable std::unique_ptr<End> end_;                    ///< end_of's last answer
 };
+
+/// The nodes frames a and b are on, as a joint between them receives them (the ground's frame
+/// has none).
+std::vector<fem::AttachedNode> attach_frames(const fem::Model& model, const JointFrame& a, const JointFrame& b);
 
 }  // namespace catena::elements

@@ -178,11 +178,16 @@ struct Kinematics {
   }
 };
 
-/// A frame's carrier configuration: the node's state, or the ground's point and axes.
-inline std::pair<Vec3, Mat3> carrier(const JointFrame& f, std::span<const fem::NodeState> states) {
+/// A frame's carrier configuration: the state of its node (`node`, unused for the ground), or the
+/// ground's point and axes.
+inline std::pair<Vec3, Mat3> carrier(const JointFrame& f, const fem::NodeState* node) {
   if (!f.node) return {f.offset, f.axes};
-  const fem::NodeState& n = states[f.node->index];
-  return {n.position, n.orientation.toRotationMatrix()};
+  return {node->position, node->orientation.toRotationMatrix()};
+}
+
+/// A frame's carrier configuration in the given states (one per node).
+inline std::pair<Vec3, Mat3> carrier(const JointFrame& f, std::span<const fem::NodeState> states) {
+  return carrier(f, f.node ? &states[f.node->index] : nullptr);
 }
 
 inline Kinematics kinematics_of(const std::array<JointFrame, 2>& frames, const JointDefinition& def, const Vec3& reference,

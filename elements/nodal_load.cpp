@@ -5,13 +5,12 @@
 
 namespace catena::elements {
 
-NodalLoad::NodalLoad(std::string name, std::span<const fem::Node> nodes, fem::NodeId node,
-                     std::array<fem::Expression, 3> values, LoadKind kind, LoadAxes axes, double scale,
-                     const fem::Quaternion& reference)
+NodalLoad::NodalLoad(std::string name, const fem::AttachedNode& node, std::array<fem::Expression, 3> values,
+                     LoadKind kind, LoadAxes axes, double scale, const fem::Quaternion& reference)
     : Element(std::move(name)),
-      node_(node),
-      block_(kind == LoadKind::Force ? nodes[node.index].displacement : nodes[node.index].rotation),
-      rotation_(nodes[node.index].rotation),
+      node_(node.id),
+      block_(kind == LoadKind::Force ? node.node.displacement : node.node.rotation),
+      rotation_(node.node.rotation),
       values_(std::move(values)),
       kind_(kind),
       axes_(axes),
@@ -20,7 +19,7 @@ NodalLoad::NodalLoad(std::string name, std::span<const fem::Node> nodes, fem::No
   if (axes == LoadAxes::Semitangential && kind != LoadKind::Moment)
     throw std::invalid_argument("load '" + this->name() + "': only moments can be semitangential");
   if ((kind == LoadKind::Moment || axes == LoadAxes::Follower) && !rotation_.valid())
-    throw std::invalid_argument("load '" + this->name() + "': node '" + nodes[node.index].name +
+    throw std::invalid_argument("load '" + this->name() + "': node '" + node.node.name +
                                 "' is not a frame node; moments and follower loads need one");
 }
 

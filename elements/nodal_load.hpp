@@ -35,7 +35,7 @@ class NodalLoad final : public fem::Element {
  public:
   /// `scale` multiplies the three functions (a distributed load lumped on a node, for instance).
   /// Moments and follower loads need a frame node.
-  NodalLoad(std::string name, std::span<const fem::Node> nodes, fem::NodeId node, std::array<fem::Expression, 3> values,
+  NodalLoad(std::string name, const fem::AttachedNode& node, std::array<fem::Expression, 3> values,
             LoadKind kind = LoadKind::Force, LoadAxes axes = LoadAxes::Global, double scale = 1.0,
             const fem::Quaternion& reference = fem::Quaternion::Identity());
 

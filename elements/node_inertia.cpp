@@ -56,12 +56,13 @@ fem::InertiaLump merge_lumps(std::span<const fem::InertiaLump> lumps) {
   return out;
 }
 
-NodeInertia::NodeInertia(std::string name, std::span<const fem::Node> nodes, std::span<const fem::InertiaLump> lumps,
+NodeInertia::NodeInertia(std::string name, const fem::AttachedNode& node, std::span<const fem::InertiaLump> lumps,
                          const TurningFrame& frame)
     : Element(std::move(name)), lump_(merge_lumps(lumps)), frame_(frame) {
-  const fem::Node& node = nodes[lump_.node.index];
-  displacement_ = node.displacement;
-  rotation_ = node.rotation;
+  if (lump_.node != node.id)
+    throw std::invalid_argument("node inertia '" + this->name() + "': its lumps are on another node");
+  displacement_ = node.node.displacement;
+  rotation_ = node.node.rotation;
   if (!rotation_.valid() && (!lump_.inertia.isZero() || !lump_.offset.isZero()))
     throw std::invalid_argument("node inertia '" + this->name() + "': a point node carries a rotary inertia");
 }
@@ -120,9 +121,10 @@ void add_node_inertia(fem::Model& model) {
   for (const auto& e : model.elements) e->inertia_lumps(lumps);
   const fem::LinearizedSettings& a = model.analysis.linearized;
   const TurningFrame frame{a.frame_angular_velocity, a.frame_centre};
-  for (const auto& [node, list] : lumps.by_node)
-    model.add_element<NodeInertia>("inertia of " + model.nodes[static_cast<std::size_t>(node)].name, model.nodes,
-                                   list, frame);
+  for (const auto& [index, list] : lumps.by_node) {
+    const fem::AttachedNode node = model.attach(fem::NodeId{index});
+    model.add_element<NodeInertia>("inertia of " + node.node.name, node, list, frame);
+  }
 }
 
 }  // namespace catena::elements

@@ -31,8 +31,8 @@ struct TurningFrame {
 
 class NodeInertia final : public fem::Element {
  public:
-  /// `lumps`: the lumps of one node (the node of the first), merged here about the node.
-  NodeInertia(std::string name, std::span<const fem::Node> nodes, std::span<const fem::InertiaLump> lumps,
+  /// `lumps`: the lumps of `node`, merged here about it.
+  NodeInertia(std::string name, const fem::AttachedNode& node, std::span<const fem::InertiaLump> lumps,
               const TurningFrame& frame);
 
   std::string_view kind() const override { return "node_inertia"; }

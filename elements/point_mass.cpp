@@ -2,12 +2,12 @@
 
 namespace catena::elements {
 
-PointMass::PointMass(std::string name, std::span<const fem::Node> nodes, fem::NodeId node, double mass)
+PointMass::PointMass(std::string name, const fem::AttachedNode& node, double mass)
     : Element(std::move(name)),
-      node_(node),
-      block_(nodes[node.index].displacement),
+      node_(node.id),
+      block_(node.node.displacement),
       m_(mass),
-      reference_(nodes[node.index].reference_position) {}
+      reference_(node.node.reference_position) {}
 
 void PointMass::declare(fem::UnknownRegistry& registry) { registry.couple({block_}); }
 

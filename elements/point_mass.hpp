@@ -10,7 +10,7 @@ namespace catena::elements {
 
 class PointMass final : public fem::Element {
  public:
-  PointMass(std::string name, std::span<const fem::Node> nodes, fem::NodeId node, double mass);
+  PointMass(std::string name, const fem::AttachedNode& node, double mass);
 
   std::string_view kind() const override { return "point_mass"; }
   void declare(fem::UnknownRegistry& registry) override;

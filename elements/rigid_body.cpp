@@ -5,15 +5,15 @@
 
 namespace catena::elements {
 
-RigidBody::RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId node, const RigidBodyProperties& body)
+RigidBody::RigidBody(std::string name, const fem::AttachedNode& node, const RigidBodyProperties& body)
     : Element(std::move(name)),
-      node_(node),
-      displacement_(nodes[node.index].displacement),
-      rotation_(nodes[node.index].rotation),
+      node_(node.id),
+      displacement_(node.node.displacement),
+      rotation_(node.node.rotation),
       body_(body),
-      reference_centre_(nodes[node.index].reference_position) {
+      reference_centre_(node.node.reference_position) {
   if (!rotation_.valid())
-    throw std::invalid_argument("rigid body '" + this->name() + "': node '" + nodes[node.index].name +
+    throw std::invalid_argument("rigid body '" + this->name() + "': node '" + node.node.name +
                                 "' is not a frame node");
 }
 

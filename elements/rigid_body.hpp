@@ -40,7 +40,7 @@ struct RigidBodyProperties {
 
 class RigidBody final : public fem::Element {
  public:
-  RigidBody(std::string name, std::span<const fem::Node> nodes, NodeId node, const RigidBodyProperties& body);
+  RigidBody(std::string name, const fem::AttachedNode& node, const RigidBodyProperties& body);
   ~RigidBody() override;
 
   std::string_view kind() const override { return "rigid_body"; }

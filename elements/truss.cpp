@@ -30,11 +30,11 @@ TrussForce truss_force(const Vec3& x21_n, const Vec3& d, double EA, double l0, f
   return out;
 }
 
-Truss::Truss(std::string name, std::span<const fem::Node> nodes, NodeId a, NodeId b, TrussSection section,
+Truss::Truss(std::string name, const fem::AttachedNode& a, const fem::AttachedNode& b, TrussSection section,
              double rest_length)
     : Element(std::move(name)),
-      nodes_{a, b},
-      blocks_{nodes[a.index].displacement, nodes[b.index].displacement},
+      nodes_{a.id, b.id},
+      blocks_{a.node.displacement, b.node.displacement},
       section_(section),
       l0_(rest_length) {}
 

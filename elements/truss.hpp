@@ -37,7 +37,7 @@ TrussForce truss_force(const Vec3& x21_n, const Vec3& d, double EA, double l0, f
 
 class Truss final : public fem::Element {
  public:
-  Truss(std::string name, std::span<const fem::Node> nodes, NodeId a, NodeId b, TrussSection section,
+  Truss(std::string name, const fem::AttachedNode& a, const fem::AttachedNode& b, TrussSection section,
         double rest_length);
 
   std::string_view kind() const override { return "truss"; }

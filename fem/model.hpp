@@ -90,6 +90,12 @@ class Model {
   NodeId add_node(std::string node_name, const Vec3& position, NodeKind kind = NodeKind::Point);
   /// Looks a node up by name.
   [[nodiscard]] std::optional<NodeId> find_node(std::string_view node_name) const;
+  /// A node as the constructor of an element attached to it receives it (valid until the next
+  /// node is added).
+  [[nodiscard]] AttachedNode attach(NodeId node) const {
+    const auto i = static_cast<std::size_t>(node.index);
+    return {node, nodes[i], initial_state[i]};
+  }
   /// Adds an element (its `declare` runs here, so its blocks exist from now on).
   template <class E, class... Args>
   E& add_element(Args&&... args) {

@@ -26,4 +26,15 @@ struct Node {
   BlockId rotation;                        ///< frame nodes only: the step's Cayley vector b (fem/step_rotation.hpp)
 };
 
+/// One node as an element's constructor sees it (fem::Model::attach): its id, what the element
+/// keeps, with the node and its state at t = 0 to read blocks, kind and positions from. An
+/// element receives only the nodes it attaches to, not the model's node table. It refers into the
+/// model's tables, which may grow (and move) when nodes are added: an element copies what it
+/// needs and keeps no AttachedNode beyond its construction.
+struct AttachedNode {
+  NodeId id;
+  const Node& node;
+  const NodeState& initial;
+};
+
 }  // namespace catena::fem

@@ -123,7 +123,7 @@ void read_beams(ModelContext& context) {
       const fem::NodeId q = def.chain[static_cast<std::size_t>(k) + 1];
       const std::array<fem::Vec3, 2> ends{k == 0 ? offsets[0] : fem::Vec3::Zero(),
                                           k == n - 1 ? offsets[1] : fem::Vec3::Zero()};
-      const auto& beam = model.add_element<elements::Beam>(element, model.nodes, model.initial_state, p, q, section,
+      const auto& beam = model.add_element<elements::Beam>(element, model.attach(p), model.attach(q), section,
                                                            orientation, ends);
       def.elements.push_back(&beam);
       const double L = beam.length();
@@ -171,7 +171,7 @@ void read_beam_loads(ModelContext& context) {
         std::array<fem::Expression, 3> g{fem::Expression(texts[0], parameters, true),
                                          fem::Expression(texts[1], parameters, true),
                                          fem::Expression(texts[2], parameters, true)};
-        model.add_element<elements::NodalLoad>(element, model.nodes, end, std::move(g), elements::LoadKind::Force,
+        model.add_element<elements::NodalLoad>(element, model.attach(end), std::move(g), elements::LoadKind::Force,
                                                elements::LoadAxes::Global, half);
       }
     }

@@ -116,7 +116,7 @@ void read_chains(ModelContext& context) {
       context.claim_element_name(body_name, name_cursor);
       context.record(id).mass += body.mass;
       context.record(id).turns = true;
-      model.add_element<elements::RigidBody>(body_name, model.nodes, id, turned);
+      model.add_element<elements::RigidBody>(body_name, model.attach(id), turned);
       context.body_frames.emplace(body_name, fem::SensorFrame{id, fem::Vec3::Zero(), axes});
       ids.push_back(id);
     }

@@ -144,7 +144,7 @@ void add_joint(ModelContext& context, const std::string& name, elements::JointDe
   const double length = std::max({a ? (context.reference_position(b) - context.reference_position(*a)).norm() : 0.0,
                                   fa.node ? fa.offset.norm() : 0.0, fb.offset.norm(), 1e-3});
   auto& joint =
-      model.add_element<elements::Joint>(name, model.nodes, model.initial_state, fa, fb, std::move(def), length);
+      model.add_element<elements::Joint>(name, elements::attach_frames(model, fa, fb), fa, fb, std::move(def), length);
   context.joints.emplace_back(&joint, item);
   context.joint_frames.emplace(name, fem::SensorFrame{fa.node, fa.offset, fa.axes});
   // A prescribed law must start where the joint starts (its coordinates are 0 at t = 0).

@@ -50,7 +50,7 @@ void read_loads(ModelContext& context) {
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       std::array<fem::Expression, 3> g = read_load_vector(context, values, is_moment);
       if (is_moment || follower) model.make_frame(nodes[k]);
-      model.add_element<elements::NodalLoad>(names[k], model.nodes, nodes[k], std::move(g),
+      model.add_element<elements::NodalLoad>(names[k], model.attach(nodes[k]), std::move(g),
                                              is_moment ? elements::LoadKind::Moment : elements::LoadKind::Force, axes,
                                              1.0, model.initial_state[static_cast<std::size_t>(nodes[k].index)].orientation);
     }

@@ -78,7 +78,7 @@ void read_rigid_bodies(ModelContext& context) {
     model.make_frame(node);
     context.record(node).mass += body.mass;
     context.record(node).turns = true;
-    model.add_element<elements::RigidBody>(name, model.nodes, node, body);
+    model.add_element<elements::RigidBody>(name, model.attach(node), body);
     context.body_frames.emplace(name, fem::SensorFrame{node, body.offset, fem::Mat3::Identity()});
   });
 }

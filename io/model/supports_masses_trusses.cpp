@@ -70,7 +70,7 @@ void read_masses(ModelContext& context) {
                                  key_quantity<"masses[]", "mass">("mass", Bound::Positive));
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       context.record(nodes[k]).mass += m;
-      model.add_element<elements::PointMass>(names[k], model.nodes, nodes[k], m);
+      model.add_element<elements::PointMass>(names[k], model.attach(nodes[k]), m);
     }
   });
 }
@@ -94,7 +94,7 @@ void read_trusses(ModelContext& context) {
     if (const auto l0 = item.find("rest_length"))
       rest_length = read_number(*l0, context.parameters,
                                 key_quantity<"trusses[]", "rest_length">("rest length", Bound::Positive));
-    model.add_element<elements::Truss>(name, model.nodes, a, b, elements::TrussSection{EA}, rest_length);
+    model.add_element<elements::Truss>(name, model.attach(a), model.attach(b), elements::TrussSection{EA}, rest_length);
   });
 }
 

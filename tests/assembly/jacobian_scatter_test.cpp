@@ -20,8 +20,8 @@ using fem::Vec3;
 /// a coupling block: a stamp whose blocks depend on when it is called.
 class AlternatingStamps final : public fem::Element {
  public:
-  AlternatingStamps(const std::vector<fem::Node>& nodes, fem::NodeId a, fem::NodeId b)
-      : Element("alternating"), a_(nodes[a.index].displacement), b_(nodes[b.index].displacement) {}
+  AlternatingStamps(const fem::AttachedNode& a, const fem::AttachedNode& b)
+      : Element("alternating"), a_(a.node.displacement), b_(b.node.displacement) {}
   std::string_view kind() const override { return "alternating"; }
   void declare(fem::UnknownRegistry& registry) override { registry.couple({a_, b_}); }
   void stamp(const fem::StepState&, fem::ResidualSink&, fem::JacobianSink& j) const override {
@@ -42,12 +42,12 @@ fem::Model alternating_chain() {
   for (int c = 0; c < 3; ++c) m.fix(fem::NodeId{0}, c);
   m.gravity = Vec3(0, 0, -9.81);
   for (int i = 0; i < 5; ++i)
-    m.add_element<elements::PointMass>("m" + std::to_string(i), m.nodes, fem::NodeId{i}, 1.0 + i);
+    m.add_element<elements::PointMass>("m" + std::to_string(i), m.attach(fem::NodeId{i}), 1.0 + i);
   for (int i = 0; i + 1 < 5; ++i)
-    m.add_element<elements::Truss>("t" + std::to_string(i), m.nodes, fem::NodeId{i}, fem::NodeId{i + 1},
+    m.add_element<elements::Truss>("t" + std::to_string(i), m.attach(fem::NodeId{i}), m.attach(fem::NodeId{i + 1}),
                                    elements::TrussSection{1e5},
                                    (m.nodes[i + 1].reference_position - m.nodes[i].reference_position).norm());
-  m.add_element<AlternatingStamps>(m.nodes, fem::NodeId{1}, fem::NodeId{3});
+  m.add_element<AlternatingStamps>(m.attach(fem::NodeId{1}), m.attach(fem::NodeId{3}));
   m.update_length_scale();
   return m;
 }

@@ -28,11 +28,12 @@ fem::Model truss_net(int n, unsigned seed) {
   for (int c = 0; c < 3; ++c) m.fix(fem::NodeId{0}, c);
   m.fix(fem::NodeId{1}, 2);
   m.gravity = Vec3(0, 0, -9.81);
-  for (int i = 0; i < n; ++i) m.add_element<elements::PointMass>("m" + std::to_string(i), m.nodes, fem::NodeId{i}, 1.0 + i);
+  for (int i = 0; i < n; ++i)
+    m.add_element<elements::PointMass>("m" + std::to_string(i), m.attach(fem::NodeId{i}), 1.0 + i);
   for (int i = 0; i + 1 < n; ++i)
     for (int j = i + 1; j < std::min(n, i + 3); ++j)
-      m.add_element<elements::Truss>("t" + std::to_string(i) + "_" + std::to_string(j), m.nodes, fem::NodeId{i},
-                                     fem::NodeId{j}, elements::TrussSection{1e5},
+      m.add_element<elements::Truss>("t" + std::to_string(i) + "_" + std::to_string(j), m.attach(fem::NodeId{i}),
+                                     m.attach(fem::NodeId{j}), elements::TrussSection{1e5},
                                      (m.nodes[j].reference_position - m.nodes[i].reference_position).norm());
   m.update_length_scale();
   return m;
@@ -173,8 +174,8 @@ TEST(Tableau, ThreadsStampTheSameSumsBitForBit) {
 /// Declares its node's own coupling only, then stamps a coupling to another node as well.
 class StampsOutsideItsCouplings final : public fem::Element {
  public:
-  StampsOutsideItsCouplings(const std::vector<fem::Node>& nodes, fem::NodeId a, fem::NodeId b)
-      : Element("rogue"), a_(nodes[a.index].displacement), b_(nodes[b.index].displacement) {}
+  StampsOutsideItsCouplings(const fem::AttachedNode& a, const fem::AttachedNode& b)
+      : Element("rogue"), a_(a.node.displacement), b_(b.node.displacement) {}
   std::string_view kind() const override { return "rogue"; }
   void declare(fem::UnknownRegistry& registry) override { registry.couple({a_}); }
   void stamp(const fem::StepState&, fem::ResidualSink&, fem::JacobianSink& j) const override {
@@ -190,9 +191,11 @@ TEST(Tableau, AStampOutsideTheDeclaredPatternIsAnError) {
   m.add_node("a", Vec3(0, 0, 0));
   m.add_node("b", Vec3(1, 0, 0));
   m.add_node("c", Vec3(2, 0, 0));
-  m.add_element<elements::Truss>("ab", m.nodes, fem::NodeId{0}, fem::NodeId{1}, elements::TrussSection{1e5}, 1.0);
-  m.add_element<elements::Truss>("bc", m.nodes, fem::NodeId{1}, fem::NodeId{2}, elements::TrussSection{1e5}, 1.0);
-  m.add_element<StampsOutsideItsCouplings>(m.nodes, fem::NodeId{0}, fem::NodeId{2});  // a and c never couple
+  m.add_element<elements::Truss>("ab", m.attach(fem::NodeId{0}), m.attach(fem::NodeId{1}),
+                                 elements::TrussSection{1e5}, 1.0);
+  m.add_element<elements::Truss>("bc", m.attach(fem::NodeId{1}), m.attach(fem::NodeId{2}),
+                                 elements::TrussSection{1e5}, 1.0);
+  m.add_element<StampsOutsideItsCouplings>(m.attach(fem::NodeId{0}), m.attach(fem::NodeId{2}));  // a and c never couple
   m.update_length_scale();
   Tableau t(m, PETSC_COMM_WORLD);
   const fem::StepState context = testing::midpoint_step(m, m.initial_state, 0.0, 1e-2);

@@ -70,9 +70,9 @@ struct BeamModel {
     model.initial_state[1].orientation = testing::quat(rotation(-1.1, Vec3(0.3, 1, 2)));
     model.gravity = gravity;
     const Vec3 orientation(0.2, 1.0, 0.3);
-    beam = &model.add_element<Beam>("ab", model.nodes, model.initial_state, a, b, section, orientation, offsets);
+    beam = &model.add_element<Beam>("ab", model.attach(a), model.attach(b), section, orientation, offsets);
     if (with_reversed)
-      reversed = &model.add_element<Beam>("ba", model.nodes, model.initial_state, b, a, section, orientation,
+      reversed = &model.add_element<Beam>("ba", model.attach(b), model.attach(a), section, orientation,
                                           std::array<Vec3, 2>{offsets[1], offsets[0]});
   }
 };
@@ -389,7 +389,7 @@ struct Cantilever {
       model.fix_rotation(nodes[0], c);
     }
     for (int k = 0; k < n; ++k)
-      model.add_element<Beam>(indexed("e", k), model.nodes, model.initial_state, nodes[k], nodes[k + 1], section,
+      model.add_element<Beam>(indexed("e", k), model.attach(nodes[k]), model.attach(nodes[k + 1]), section,
                               Vec3(0, 1, 0),
                               std::array<Vec3, 2>{Vec3::Zero(), k == n - 1 ? Vec3(0, -e, 0) : Vec3::Zero()});
   }
@@ -411,7 +411,7 @@ std::array<fem::Expression, 3> constant_load(double x, double y, double z) {
 TEST(Beam, CantileverTipLoadGivesTimoshenkoDeflection) {
   Cantilever c(10);
   const double P = 1e-5;
-  c.model.add_element<NodalLoad>("P", c.model.nodes, c.nodes.back(), constant_load(0, P, 0));
+  c.model.add_element<NodalLoad>("P", c.model.attach(c.nodes.back()), constant_load(0, P, 0));
   const std::vector<fem::NodeState> end = c.solve();
   const double tip = end[c.nodes.back().index].position.y();
   const double expected = P * std::pow(c.L, 3) / (3 * c.section.EIz) + P * c.L / c.section.GAy;
@@ -426,7 +426,7 @@ TEST(Beam, LoadOnAnEccentricTipTwistsTheCantilever) {
   // on the node bends the beam and twists it by P e L/GJ, which moves the node by that times e.
   const double e = 0.3, P = 1e-6;
   Cantilever c(10, e);
-  c.model.add_element<NodalLoad>("P", c.model.nodes, c.nodes.back(), constant_load(0, 0, P));
+  c.model.add_element<NodalLoad>("P", c.model.attach(c.nodes.back()), constant_load(0, 0, P));
   const std::vector<fem::NodeState> end = c.solve();
   const BeamSection& s = c.section;
   const double w = end[c.nodes.back().index].position.z();
@@ -440,7 +440,7 @@ TEST(Beam, LoadOnAnEccentricTipTwistsTheCantilever) {
 TEST(Beam, CantileverTipMomentGivesRotationMLOverEI) {
   Cantilever c(10);
   const double M = 1e-4;
-  c.model.add_element<NodalLoad>("M", c.model.nodes, c.nodes.back(), constant_load(0, 0, M), LoadKind::Moment);
+  c.model.add_element<NodalLoad>("M", c.model.attach(c.nodes.back()), constant_load(0, 0, M), LoadKind::Moment);
   const std::vector<fem::NodeState> end = c.solve();
   const Vec3 tip = fem::rotation_vector(end[c.nodes.back().index].orientation);
   const double expected = M * c.L / c.section.EIz;
@@ -481,7 +481,7 @@ FreeFreeRun free_free_run(int steps, bool eccentric_ends = false, double mass_co
   for (int k = 0; k <= n; ++k)
     nodes.push_back(m.add_node(indexed("n", k), Vec3(L * k / n, 0.1 * k, 0), fem::NodeKind::Frame));
   for (int k = 0; k < n; ++k)
-    m.add_element<Beam>(indexed("e", k), m.nodes, m.initial_state, nodes[k], nodes[k + 1], sec, Vec3(0, 0.3, 1),
+    m.add_element<Beam>(indexed("e", k), m.attach(nodes[k]), m.attach(nodes[k + 1]), sec, Vec3(0, 0.3, 1),
                         std::array<Vec3, 2>{eccentric_ends && k == 0 ? eccentric[0] : Vec3::Zero(),
                                             eccentric_ends && k == n - 1 ? eccentric[1] : Vec3::Zero()});
   const Vec3 omega(0.4, -0.7, 1.5), v0(0.2, -0.1, 0.3), centre(1.0, 0.2, 0.0);

@@ -64,8 +64,8 @@ struct JointModel {
     model.initial_state[0].orientation = Quaternion(Ra);
     model.initial_state[1].orientation = Quaternion(Rb);
     model.gravity = gravity;
-    model.add_element<RigidBody>("A", model.nodes, a, RigidBodyProperties{1.5, inertia(), Vec3(0.1, 0, -0.1)});
-    model.add_element<RigidBody>("B", model.nodes, b, RigidBodyProperties{0.8, 0.7 * inertia(), Vec3(0, 0.1, 0.05)});
+    model.add_element<RigidBody>("A", model.attach(a), RigidBodyProperties{1.5, inertia(), Vec3(0.1, 0, -0.1)});
+    model.add_element<RigidBody>("B", model.attach(b), RigidBodyProperties{0.8, 0.7 * inertia(), Vec3(0, 0.1, 0.05)});
     JointFrame fa, fb;
     if (ground) {
       fa.offset = point;
@@ -83,7 +83,7 @@ struct JointModel {
     fb.offset = Rb.transpose() * (point - xb);
     fb.axes = Rb.transpose() * axes * rotation(turn, Vec3::UnitZ());
     JointDefinition def = custom ? std::move(*custom) : joint_definition(kind);
-    joint = &model.add_element<Joint>("j", model.nodes, model.initial_state, fa, fb, std::move(def), 1.0);
+    joint = &model.add_element<Joint>("j", attach_frames(model, fa, fb), fa, fb, std::move(def), 1.0);
   }
 };
 
@@ -268,9 +268,9 @@ TEST(Joint, EachKindMovesOnlyInItsFreeDirections) {
     if (kind == "free") continue;  // no constraint: nothing to hold
     JointModel jm(kind, false);
     for (const fem::NodeId n : {jm.a, jm.b}) {
-      jm.model.add_element<NodalLoad>("F" + std::to_string(n.index), jm.model.nodes, n,
+      jm.model.add_element<NodalLoad>("F" + std::to_string(n.index), jm.model.attach(n),
                                       constant_vector(Vec3(u(rng), u(rng), u(rng))));
-      jm.model.add_element<NodalLoad>("M" + std::to_string(n.index), jm.model.nodes, n,
+      jm.model.add_element<NodalLoad>("M" + std::to_string(n.index), jm.model.attach(n),
                                       constant_vector(Vec3(u(rng), u(rng), u(rng))), LoadKind::Moment);
     }
     TrialState s(jm.model);
@@ -303,11 +303,11 @@ TEST(Joint, HangingPendulumReactionIsTheWeight) {
   fem::Model m;
   m.gravity = g;
   const fem::NodeId bob = m.add_node("bob", Vec3(0, 0, -1.2), fem::NodeKind::Frame);
-  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{2.5, inertia(), Vec3::Zero()});
+  m.add_element<RigidBody>("body", m.attach(bob), RigidBodyProperties{2.5, inertia(), Vec3::Zero()});
   JointFrame ground, fb;
   fb.node = bob;
   fb.offset = Vec3(0, 0, 1.2);
-  m.add_element<Joint>("pin", m.nodes, m.initial_state, ground, fb, joint_definition("spherical"), 1.0);
+  m.add_element<Joint>("pin", attach_frames(m, ground, fb), ground, fb, joint_definition("spherical"), 1.0);
   TrialState s(m);
   s.scheme = fem::TimeScheme::Static;
   s.h = 1.0;
@@ -319,6 +319,20 @@ TEST(Joint, HangingPendulumReactionIsTheWeight) {
   EXPECT_LT(pin->reactions().head<2>().norm() + pin->reactions().tail<3>().norm(), 1e-10);
 }
 
+TEST(Joint, RefusesNodesOtherThanThoseOfItsFrames) {
+  fem::Model m;
+  const fem::NodeId a = m.add_node("a", Vec3::Zero(), fem::NodeKind::Frame);
+  const fem::NodeId b = m.add_node("b", Vec3(1, 0, 0), fem::NodeKind::Frame);
+  JointFrame ground, fa, fb;
+  fa.node = a;
+  fb.node = b;
+  const fem::AttachedNode na = m.attach(a), nb = m.attach(b);
+  EXPECT_NO_THROW(Joint("j", std::vector{na, nb}, fa, fb, joint_definition("spherical"), 1.0));
+  EXPECT_THROW(Joint("j", std::vector{nb, na}, fa, fb, joint_definition("spherical"), 1.0), std::invalid_argument);
+  EXPECT_THROW(Joint("j", std::vector{nb}, fa, fb, joint_definition("spherical"), 1.0), std::invalid_argument);
+  EXPECT_THROW(Joint("j", std::vector{na, nb}, ground, fb, joint_definition("spherical"), 1.0), std::invalid_argument);
+}
+
 TEST(Joint, SwingingPendulumTensionAndEnergy) {
   // A point-like bob (tiny inertia) on a massless rod of length l, released horizontal: at the
   // bottom the rod tension is 3 m g, and energy stays constant to Newton tolerance.
@@ -326,11 +340,11 @@ TEST(Joint, SwingingPendulumTensionAndEnergy) {
   fem::Model m;
   m.gravity = Vec3(0, 0, -gz);
   const fem::NodeId bob = m.add_node("bob", Vec3(l, 0, 0), fem::NodeKind::Frame);
-  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{m_bob, 1e-6 * Mat3::Identity(), Vec3::Zero()});
+  m.add_element<RigidBody>("body", m.attach(bob), RigidBodyProperties{m_bob, 1e-6 * Mat3::Identity(), Vec3::Zero()});
   JointFrame ground, fb;
   fb.node = bob;
   fb.offset = Vec3(-l, 0, 0);
-  auto& pin = m.add_element<Joint>("pin", m.nodes, m.initial_state, ground, fb, joint_definition("spherical"), l);
+  auto& pin = m.add_element<Joint>("pin", attach_frames(m, ground, fb), ground, fb, joint_definition("spherical"), l);
   TrialState s(m);
   s.h = 1e-3;
   const fem::StateEnergy e0 = testing::model_energy(m, s.committed);
@@ -356,13 +370,13 @@ TEST(Joint, ReleasedPendulumFallsFreelyAndKeepsItsEnergy) {
   fem::Model m;
   m.gravity = Vec3(0, 0, -gz);
   const fem::NodeId bob = m.add_node("bob", Vec3(0, 0, -1), fem::NodeKind::Frame);
-  m.add_element<RigidBody>("body", m.nodes, bob, RigidBodyProperties{m_bob, 0.01 * Mat3::Identity(), Vec3::Zero()});
+  m.add_element<RigidBody>("body", m.attach(bob), RigidBodyProperties{m_bob, 0.01 * Mat3::Identity(), Vec3::Zero()});
   JointFrame ground, fb;
   fb.node = bob;
   fb.offset = Vec3(0, 0, 1);
   JointDefinition def = joint_definition("spherical");
   def.active_until = 0.1;
-  auto& pin = m.add_element<Joint>("pin", m.nodes, m.initial_state, ground, fb, std::move(def), 1.0);
+  auto& pin = m.add_element<Joint>("pin", attach_frames(m, ground, fb), ground, fb, std::move(def), 1.0);
   TrialState s(m);
   s.h = 0.01;
   const fem::StateEnergy e0 = testing::model_energy(m, s.committed);

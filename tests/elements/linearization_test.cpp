@@ -32,7 +32,7 @@ struct InertiaModel {
     lump = {n, 2.5, Vec3(0.3, -0.2, 0.4), Mat3(Vec3(0.4, 0.7, 0.9).asDiagonal())};
     lump.inertia(0, 1) = lump.inertia(1, 0) = 0.05;
     if (!turning) frame.angular_velocity.setZero();
-    inertia = &model.add_element<NodeInertia>("i", model.nodes, std::span(&lump, 1), frame);
+    inertia = &model.add_element<NodeInertia>("i", model.attach(lump.node), std::span(&lump, 1), frame);
   }
 };
 
@@ -116,7 +116,7 @@ struct MomentModel {
     const fem::ParameterTable p;
     std::array<fem::Expression, 3> g{fem::Expression(std::to_string(m.x()), p), fem::Expression(std::to_string(m.y()), p),
                                      fem::Expression(std::to_string(m.z()), p)};
-    load = &model.add_element<NodalLoad>("m", model.nodes, fem::NodeId{0}, std::move(g), LoadKind::Moment,
+    load = &model.add_element<NodalLoad>("m", model.attach(fem::NodeId{0}), std::move(g), LoadKind::Moment,
                                          LoadAxes::Semitangential, 1.0, model.initial_state[0].orientation);
   }
 };
@@ -193,7 +193,7 @@ TEST(SemitangentialMoment, OnlyMoments) {
   fem::Model model;
   model.add_node("n", Vec3::Zero(), fem::NodeKind::Frame);
   const fem::ParameterTable p;
-  EXPECT_THROW(NodalLoad("f", model.nodes, fem::NodeId{0},
+  EXPECT_THROW(NodalLoad("f", model.attach(fem::NodeId{0}),
                          {fem::Expression("1", p), fem::Expression("0", p), fem::Expression("0", p)}, LoadKind::Force,
                          LoadAxes::Semitangential),
                std::invalid_argument);

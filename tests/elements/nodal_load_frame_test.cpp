@@ -29,7 +29,7 @@ struct LoadModel {
   LoadModel(LoadKind kind, LoadAxes axes, double scale = 1.5) {
     node = model.add_node("n", Vec3(1, 2, 3), fem::NodeKind::Frame);
     model.initial_state[0].orientation = Quaternion(Eigen::AngleAxisd(2.0, Vec3(1, -1, 2).normalized()));
-    load = &model.add_element<NodalLoad>("f", model.nodes, node, time_dependent_load(), kind, axes, scale);
+    load = &model.add_element<NodalLoad>("f", model.attach(node), time_dependent_load(), kind, axes, scale);
   }
 };
 
@@ -120,8 +120,8 @@ TEST(NodalLoad, DeadMomentIsTrapezoidalAndWorksOnPhi) {
 TEST(NodalLoad, MomentOrFollowerOnPointNodeIsRejected) {
   fem::Model m;
   const fem::NodeId n = m.add_node("p", Vec3::Zero());
-  EXPECT_THROW(NodalLoad("f", m.nodes, n, time_dependent_load(), LoadKind::Moment), std::invalid_argument);
-  EXPECT_THROW(NodalLoad("f", m.nodes, n, time_dependent_load(), LoadKind::Force, LoadAxes::Follower),
+  EXPECT_THROW(NodalLoad("f", m.attach(n), time_dependent_load(), LoadKind::Moment), std::invalid_argument);
+  EXPECT_THROW(NodalLoad("f", m.attach(n), time_dependent_load(), LoadKind::Force, LoadAxes::Follower),
                std::invalid_argument);
 }
 

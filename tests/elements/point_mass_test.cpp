@@ -15,7 +15,7 @@ TEST(PointMass, TangentMatchesCentralDifferences) {
   const fem::NodeId n = m.add_node("n", Vec3(1, 2, 3));
   m.initial_state[0].velocity = Vec3(0.5, -1.0, 2.0);
   m.gravity = Vec3(0, 0, -9.81);
-  const auto& pm = m.add_element<PointMass>("m", m.nodes, n, 2.5);
+  const auto& pm = m.add_element<PointMass>("m", m.attach(n), 2.5);
   testing::TrialState s(m);
   s.trial = {0.1, -0.2, 0.3};
   const testing::TangentCheck c = testing::compare_with_central_differences(m, pm, s);
@@ -29,7 +29,7 @@ TEST(PointMass, FreeFallIsExactUnderTheMidpointRule) {
   const fem::NodeId n = m.add_node("n", Vec3::Zero());
   m.initial_state[0].velocity = v0;
   m.gravity = g;
-  const auto& pm = m.add_element<PointMass>("m", m.nodes, n, 3.0);
+  const auto& pm = m.add_element<PointMass>("m", m.attach(n), 3.0);
   testing::TrialState s(m);
   s.h = 0.25;
   const Vec3 dx = v0 * s.h + 0.5 * g * s.h * s.h;
@@ -42,7 +42,7 @@ TEST(NodalLoad, StepWorkIsTrapezoidalInTime) {
   fem::Model m;
   const fem::NodeId n = m.add_node("n", Vec3::Zero());
   const fem::ParameterTable p{{"F0", 4.0}};
-  auto& load = m.add_element<NodalLoad>("f", m.nodes, n,
+  auto& load = m.add_element<NodalLoad>("f", m.attach(n),
                                         std::array<fem::Expression, 3>{fem::Expression("F0*t", p), fem::Expression("0", p),
                                                                        fem::Expression("-F0", p)});
   testing::TrialState s(m);

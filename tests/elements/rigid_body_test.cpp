@@ -34,7 +34,7 @@ struct BodyModel {
   BodyModel(const RigidBodyProperties& p, const Vec3& gravity, const Vec3& position = Vec3(0.4, -0.3, 1.2)) {
     model.gravity = gravity;
     node = model.add_node("n", position, fem::NodeKind::Frame);
-    body = &model.add_element<RigidBody>("body", model.nodes, node, p);
+    body = &model.add_element<RigidBody>("body", model.attach(node), p);
   }
 };
 

@@ -18,7 +18,7 @@ struct TrussModel {
   TrussModel(const Vec3& xa, const Vec3& xb, double EA, double l0) {
     const fem::NodeId a = model.add_node("a", xa);
     const fem::NodeId b = model.add_node("b", xb);
-    truss = &model.add_element<Truss>("bar", model.nodes, a, b, TrussSection{EA}, l0);
+    truss = &model.add_element<Truss>("bar", model.attach(a), model.attach(b), TrussSection{EA}, l0);
   }
 };
 

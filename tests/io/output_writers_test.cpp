@@ -78,9 +78,11 @@ class OutputModel {
     const NodeId b = model.add_node("b", Vec3(1.0, 0.0, 0.0));
     const NodeId c = model.add_node("c", Vec3(1.0, 1.0, 0.5));
     const NodeId d = model.add_node("d", Vec3(2.0, -1.0, 3.0));
-    ab = &model.add_element<elements::Truss>("ab", model.nodes, a, b, elements::TrussSection{2.1e7}, 1.0);
-    bc = &model.add_element<elements::Truss>("bc", model.nodes, b, c, elements::TrussSection{3.3e5}, 1.1);
-    model.add_element<elements::PointMass>("tip_mass", model.nodes, c, 2.5);
+    ab = &model.add_element<elements::Truss>("ab", model.attach(a), model.attach(b),
+                                             elements::TrussSection{2.1e7}, 1.0);
+    bc = &model.add_element<elements::Truss>("bc", model.attach(b), model.attach(c),
+                                             elements::TrussSection{3.3e5}, 1.1);
+    model.add_element<elements::PointMass>("tip_mass", model.attach(c), 2.5);
     cable = &model.add_element<TestCable>("cable", a, b, c);
     model.sensors.push_back({"tip_x", c, fem::SensorQuantity::Position, 0, std::nullopt});
     model.sensors.push_back({"tip_uz", c, fem::SensorQuantity::Displacement, 2, std::nullopt});

@@ -39,8 +39,8 @@ fem::Model cantilever(int n, const Vec3& g) {
   s.rhoJ = 0.01;
   s.rhoIy = s.rhoIz = 0.005;
   for (int k = 0; k < n; ++k)
-    m.add_element<elements::Beam>("b" + std::to_string(k), m.nodes, m.initial_state, fem::NodeId{k},
-                                  fem::NodeId{k + 1}, s, Vec3(0, 1, 0));
+    m.add_element<elements::Beam>("b" + std::to_string(k), m.attach(fem::NodeId{k}), m.attach(fem::NodeId{k + 1}), s,
+                                  Vec3(0, 1, 0));
   m.update_length_scale();
   return m;
 }
@@ -68,7 +68,7 @@ TEST(StaticAnalysis, TipMomentBendsTheCantileverIntoAnArcInLoadSteps) {
   const double M = std::numbers::pi * EI / L;
   const fem::ParameterTable p{{"M", M}};
   std::array<fem::Expression, 3> moment{fem::Expression("0", p), fem::Expression("0", p), fem::Expression("M*t", p)};
-  m.add_element<elements::NodalLoad>("moment", m.nodes, tip(m), std::move(moment), elements::LoadKind::Moment,
+  m.add_element<elements::NodalLoad>("moment", m.attach(tip(m)), std::move(moment), elements::LoadKind::Moment,
                                      elements::LoadAxes::Global, 1.0);
   m.analysis.type = fem::AnalysisType::Static;
   m.analysis.dt = 0.25;
@@ -122,7 +122,7 @@ TEST(StaticAnalysis, InitialEquilibriumOfAFreeBodyFailsWithAMessage) {
   m.name = "falling";
   m.gravity = Vec3(0, 0, -9.81);
   const fem::NodeId n = m.add_node("ball", Vec3::Zero());
-  m.add_element<elements::PointMass>("mass", m.nodes, n, 1.0);
+  m.add_element<elements::PointMass>("mass", m.attach(n), 1.0);
   m.analysis.dt = 0.1;
   m.analysis.t_end = 1.0;
   m.analysis.initial_equilibrium = true;

@@ -30,8 +30,8 @@ fem::Model bathe_pendulum(double dt, double t_end, fem::TimeScheme scheme) {
   m.initial_state[bob.index].velocity = Vec3(7.725, 0, 0);
   for (int c = 0; c < 3; ++c) m.fix(pivot, c);
   m.fix(bob, 2);
-  m.add_element<elements::PointMass>("mass", m.nodes, bob, 10.0);
-  m.add_element<elements::Truss>("rod", m.nodes, pivot, bob, elements::TrussSection{1e10}, l);
+  m.add_element<elements::PointMass>("mass", m.attach(bob), 10.0);
+  m.add_element<elements::Truss>("rod", m.attach(pivot), m.attach(bob), elements::TrussSection{1e10}, l);
   m.analysis.dt = dt;
   m.analysis.t_end = t_end;
   m.analysis.scheme = scheme;
@@ -98,10 +98,10 @@ TEST(TimeIntegrator, TimeDependentLoadWorkKeepsTheBalance) {
   const fem::NodeId a = m.add_node("a", Vec3::Zero());
   const fem::NodeId b = m.add_node("b", Vec3(1, 0, 0));
   for (int c = 0; c < 3; ++c) m.fix(a, c);
-  m.add_element<elements::PointMass>("mb", m.nodes, b, 2.0);
-  m.add_element<elements::Truss>("spring", m.nodes, a, b, elements::TrussSection{1e3}, 1.0);
+  m.add_element<elements::PointMass>("mb", m.attach(b), 2.0);
+  m.add_element<elements::Truss>("spring", m.attach(a), m.attach(b), elements::TrussSection{1e3}, 1.0);
   const fem::ParameterTable p{{"F", 30.0}};
-  m.add_element<elements::NodalLoad>("push", m.nodes, b,
+  m.add_element<elements::NodalLoad>("push", m.attach(b),
                                      std::array<fem::Expression, 3>{fem::Expression("F*sin(3*t)", p),
                                                                     fem::Expression("F*cos(2*t)", p),
                                                                     fem::Expression("0", p)});
@@ -123,10 +123,10 @@ TEST(TimeIntegrator, CollapsingBarCutsTheStepThenFailsWithItsName) {
   const fem::NodeId a = m.add_node("a", Vec3::Zero());
   const fem::NodeId b = m.add_node("tip", Vec3(1, 0, 0));
   for (int c = 0; c < 3; ++c) m.fix(a, c);
-  m.add_element<elements::PointMass>("mb", m.nodes, b, 1.0);
-  m.add_element<elements::Truss>("bar", m.nodes, a, b, elements::TrussSection{1.0}, 1.0);
+  m.add_element<elements::PointMass>("mb", m.attach(b), 1.0);
+  m.add_element<elements::Truss>("bar", m.attach(a), m.attach(b), elements::TrussSection{1.0}, 1.0);
   const fem::ParameterTable p;
-  m.add_element<elements::NodalLoad>("crush", m.nodes, b,
+  m.add_element<elements::NodalLoad>("crush", m.attach(b),
                                      std::array<fem::Expression, 3>{fem::Expression("-1e9", p), fem::Expression("0", p),
                                                                     fem::Expression("0", p)});
   m.analysis.dt = 0.1;
