@@ -1,6 +1,7 @@
 #include "assembly/jacobian_scatter.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace catena::assembly {
@@ -14,7 +15,7 @@ void JacobianScatter::clear() {
 
 void JacobianScatter::Recorder::begin_element(std::size_t element) {
   element_ = element;
-  scatter_.elements_.at(element) = {scatter_.calls_.size(), scatter_.calls_.size()};
+  scatter_.elements_.at(element) = {scatter_.calls_.size(), scatter_.calls_.size(), scatter_.places_.size()};
 }
 
 void JacobianScatter::Recorder::add(fem::BlockId row, fem::BlockId col, const double* values, int n_rows,
@@ -22,7 +23,10 @@ void JacobianScatter::Recorder::add(fem::BlockId row, fem::BlockId col, const do
   const auto rows = target_.map->dofs(row);
   const auto cols = target_.map->dofs(col);
   JacobianScatter& s = scatter_;
-  s.calls_.push_back({row.index, col.index, n_rows, n_cols, s.places_.size()});
+  if (n_rows > std::numeric_limits<std::int16_t>::max() || n_cols > std::numeric_limits<std::int16_t>::max())
+    throw PetscFailure("a Jacobian block of " + std::to_string(n_rows) + " x " + std::to_string(n_cols) +
+                       " values is larger than a recorded block may be");
+  s.calls_.push_back({row.index, col.index, static_cast<std::int16_t>(n_rows), static_cast<std::int16_t>(n_cols)});
   s.elements_[element_].end = s.calls_.size();
   for (int j = 0; j < n_cols; ++j) {
     const PetscInt c = cols[static_cast<std::size_t>(j)];
@@ -58,6 +62,7 @@ void JacobianScatter::Replay::begin_element(std::size_t element) {
   const Calls& calls = scatter_->elements_[element];
   call_ = calls.begin;
   end_ = calls.end;
+  place_ = calls.place;
   on_record_ = true;
 }
 
@@ -69,8 +74,10 @@ void JacobianScatter::Replay::add(fem::BlockId row, fem::BlockId col, const doub
     on_record_ = false;
   }
   if (!on_record_) return search_.add(row, col, values, n_rows, n_cols);
-  const PetscInt* const places = scatter_->places_.data() + scatter_->calls_[call_++].place;
   const int n = n_rows * n_cols;
+  const PetscInt* const places = scatter_->places_.data() + place_;
+  ++call_;
+  place_ += static_cast<std::size_t>(n);
   for (int k = 0; k < n; ++k) {
     const PetscInt place = places[k];
     if (place >= 0) {

@@ -71,20 +71,23 @@ class JacobianScatter {
     const JacobianScatter* scatter_;
     CsrTarget target_;
     CsrJacobianSink search_;  ///< for blocks that differ from the recording
-    std::size_t call_ = 0, end_ = 0;
+    std::size_t call_ = 0, end_ = 0, place_ = 0;
     bool on_record_ = true;  ///< false once this element's blocks left the recording
   };
 
  private:
   /// A place for a value of another rank's row (MatSetValues) or of a fixed row or column (none).
   static constexpr PetscInt other_rank = -2, fixed = -1;
+  /// A block as recorded (12 bytes: at 1e5 chain bars the calls are most of the recording's
+  /// memory); its n_rows · n_cols places, column-major like the block, follow the element's
+  /// previous blocks' in `places_`.
   struct Call {
-    std::int32_t row, col;      ///< block indices
-    std::int32_t n_rows, n_cols;
-    std::size_t place;          ///< first of its n_rows · n_cols places, column-major like the block
+    std::int32_t row, col;  ///< block indices
+    std::int16_t n_rows, n_cols;
   };
+  /// An element's blocks, and the first of their places.
   struct Calls {
-    std::size_t begin = 0, end = 0;
+    std::size_t begin = 0, end = 0, place = 0;
   };
   std::vector<Calls> elements_;
   std::vector<Call> calls_;
