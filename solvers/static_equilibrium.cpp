@@ -11,9 +11,19 @@ namespace catena::solvers {
 
 using assembly::check;
 
+double StaticEquilibrium::mechanism_time_scale() const {
+  const double g = model_->gravity.norm();
+  return 0.1 * (g > 0.0 ? std::sqrt(model_->length_scale / g) : model_->analysis.dt);
+}
+
 void StaticEquilibrium::check_redundancy(Vec u) {
   if (!state_->has_multipliers()) return;
-  const fem::StepState s = state_->describe(0.0, model_->analysis.dt);
+  // On a dynamic step's matrix whatever the analysis: with inertia on the node rows, only the
+  // constraints' multipliers can leave it singular. A static tangent is also singular along a
+  // mechanism's free directions (a pendulum started horizontal), which are not redundant
+  // constraints: a static analysis of a pendulum was refused as an over-constrained loop.
+  const double h = model_->analysis.type == fem::AnalysisType::Dynamic ? model_->analysis.dt : mechanism_time_scale();
+  const fem::StepState s = state_->describe(fem::TimeElement::dynamic_step(0.0, h, model_->analysis.scheme));
   state_->predict(s.time, u);
   tableau_->assemble_jacobian(s, u, tableau_->jacobian());
   const std::vector<std::string> dependent = dependent_unknowns(*tableau_, tableau_->jacobian());
@@ -34,8 +44,7 @@ bool StaticEquilibrium::relax_mechanism(Vec u) {
   // multipliers; the solution is the static one, only the path differs. Rounds of it, with h
   // starting at a tenth of √(L/g) (the mechanism's own time scale), doubling after a round that
   // stays finite and quartered after one that does not, leave the exact static solve a good start.
-  const double g = model_->gravity.norm();
-  double h = 0.1 * (g > 0.0 ? std::sqrt(model_->length_scale / g) : model_->analysis.dt);
+  double h = mechanism_time_scale();
   const assembly::VecHandle shift = tableau_->create_vector();
   for (int round = 0; round < 16; ++round) {
     check(VecZeroEntries(u), "VecZeroEntries");

@@ -37,6 +37,9 @@ class StaticEquilibrium {
   /// established, before the exact static solve. Returns whether the last round converged (an
   /// equilibrium at load factor 1).
   bool relax_mechanism(Vec u);
+  /// A tenth of √(L/g), the time scale of a mechanism of the model's length L swinging under
+  /// gravity (the analysis' dt without gravity) [s].
+  [[nodiscard]] double mechanism_time_scale() const;
 
   fem::Model* model_;
   assembly::Tableau* tableau_;
