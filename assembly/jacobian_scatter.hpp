@@ -42,8 +42,6 @@ class JacobianScatter {
   void clear();
   /// After every element of a recording assembly.
   void finish_recording() { recorded_ = true; }
-  /// Places recorded (memory: 4 or 8 bytes each).
-  [[nodiscard]] std::size_t n_places() const { return places_.size(); }
 
   /// Stamps blocks into `target` by search and records their places, element by element
   /// (begin_element before each; one thread).

@@ -21,6 +21,12 @@ using joint_kinematics::relative_rotation;
 
 double law_value(const JointLaw& law, double t) { return law.function ? (*law.function)(t) : 0.0; }
 
+/// The relative coordinates of configuration q, the rotations unwrapped near those of `e`.
+Vec6 coordinates_at(const std::array<JointFrame, 2>& frames, const JointDefinition& def, const Vec6& e,
+                    const Mat3& relative_rotation_at_commit, const Configuration<double>& q) {
+  return kinematics_of(frames, def, e.tail<3>(), relative_rotation_at_commit)(q.xa, q.Ra, q.xb, q.Rb);
+}
+
 }  // namespace
 
 struct Joint::Start {
@@ -60,8 +66,7 @@ Joint::Joint(std::string name, std::span<const fem::AttachedNode> nodes, const J
   std::tie(q0.xa, q0.Ra) = carrier(a, a.node ? &attached[0]->initial : nullptr);
   std::tie(q0.xb, q0.Rb) = carrier(b, &attached[1]->initial);
   relative_rotation_ = relative_rotation(kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()), q0);
-  // relative_coordinates of q0 (it unwraps rotations near e_, zero here).
-  e_ = kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation_)(q0.xa, q0.Ra, q0.xb, q0.Rb);
+  e_ = coordinates_at(frames_, def_, e_, relative_rotation_, q0);
   active_now_ = active_at(0.0);
   axes0_ = a.node ? Mat3(attached[0]->initial.orientation.toRotationMatrix() * a.axes) : a.axes;
 }
@@ -104,9 +109,7 @@ void Joint::declare(fem::UnknownRegistry& registry) {
 }
 
 Eigen::Matrix<double, 6, 1> Joint::relative_coordinates(std::span<const fem::NodeState> states) const {
-  const auto [xa, Ra] = carrier(frames_[0], states);
-  const auto [xb, Rb] = carrier(frames_[1], states);
-  return kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation_)(xa, Ra, xb, Rb);
+  return coordinates_at(frames_, def_, e_, relative_rotation_, configuration_of(frames_, states));
 }
 
 const Joint::Start& Joint::start(const fem::StepState& s, bool rotations) const {

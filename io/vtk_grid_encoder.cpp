@@ -103,11 +103,12 @@ class VtkGridEncoder final : public GridEncoder {
     frame_node->SetNumberOfTuples(n_points);
     for (vtkIdType i = 0; i < n_points; ++i) frame_node->SetValue(i, layout.frame_node[static_cast<std::size_t>(i)]);
     grid_->GetPointData()->AddArray(frame_node);
-    if (!layout.ghosts.empty()) {
+    if (!layout.owned_elsewhere.empty()) {
       vtkNew<vtkUnsignedCharArray> ghosts;
       ghosts->SetName(vtkDataSetAttributes::GhostArrayName());
       ghosts->SetNumberOfTuples(n_points);
-      for (vtkIdType i = 0; i < n_points; ++i) ghosts->SetValue(i, layout.ghosts[static_cast<std::size_t>(i)]);
+      for (vtkIdType i = 0; i < n_points; ++i)
+        ghosts->SetValue(i, layout.owned_elsewhere[static_cast<std::size_t>(i)] ? vtkDataSetAttributes::DUPLICATEPOINT : 0);
       grid_->GetPointData()->AddArray(ghosts);
     }
     for (const auto& [name, components] : layout.cell_fields) add_cell_field(name, components);

@@ -22,7 +22,9 @@ struct GridLayout {
   std::vector<int> node_id;                ///< per point: the node's index in the model, −1 for element points
   std::vector<int> frame_node;             ///< per point: 1 for frame nodes
   std::vector<double> section_radius;      ///< per point [m]
-  std::vector<unsigned char> ghosts;       ///< per point, VTK's ghost flags; empty: no ghost array (serial)
+  /// Per point, 1 where another piece owns it (VTK's ghost array marks it a duplicate); empty:
+  /// no ghost array (serial).
+  std::vector<unsigned char> owned_elsewhere;
   std::vector<std::pair<std::string, int>> cell_fields;  ///< name and components (1, or 3 for vectors)
   bool compressed = false;                 ///< zlib for the arrays
   [[nodiscard]] std::size_t n_points() const { return reference_points.size() / 3; }

@@ -28,8 +28,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
-/// VTK's ghost flag for a point another piece owns (vtkDataSetAttributes::DUPLICATEPOINT).
-constexpr unsigned char duplicate_point = 1;
 
 /// Throws on every rank of `comm` when `error` is not empty on any of them (collective), with the
 /// local message where there is one.
@@ -269,9 +267,8 @@ vtk::GridLayout VtkWriter::Impl::layout() {
     g.frame_node[i] = model.nodes[piece_nodes[i]].kind == fem::NodeKind::Frame ? 1 : 0;
   // VTK's ghost array: a node's copies in pieces that do not own it are duplicates.
   if (parallel()) {
-    g.ghosts.assign(n_points, 0);
-    for (std::size_t i = 0; i < piece_nodes.size(); ++i)
-      if (!node_owned[piece_nodes[i]]) g.ghosts[i] = duplicate_point;
+    g.owned_elsewhere.assign(n_points, 0);
+    for (std::size_t i = 0; i < piece_nodes.size(); ++i) g.owned_elsewhere[i] = node_owned[piece_nodes[i]] ? 0 : 1;
   }
   // Every field any element with a cell sets, in the order the first frame meets them (element
   // order): every piece gets the same arrays, also those its own elements do not set (NaN), which
