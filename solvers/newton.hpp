@@ -36,7 +36,7 @@
 /// `kept_jacobian_contraction` (one from an earlier step: at the iterate after
 /// `max_kept_iterations` corrections, or from the predictor again when its corrections grow; one
 /// of this step: full Newton follows), at the iterate after `max_kept_iterations` chord
-/// corrections that still contract fast (unless one more lands a margin below the test), and
+/// corrections that still contract fast (unless one or two more land a margin below the test), and
 /// whenever h, the scheme or the matrix changed. Chord corrections apply the kept Jacobian turned
 /// with the nodes since it was evaluated (solvers/jacobian_transport.hpp: the spin-up beam 3 265 →
 /// 871 Jacobians, the flexible pendulum 387 → 12), and a kept Jacobian is replaced once the
@@ -122,8 +122,8 @@ class Newton {
   /// keeps them: the flexible pendulum 727 → 607 Jacobians (2.15 → 1.96 s), the others unchanged
   /// within noise.
   static constexpr double kept_jacobian_contraction = 0.3;
-  /// Chord corrections before a Jacobian is replaced; one more when, at the measured contraction
-  /// (below 0.1), it lands a margin below the acceptance test's (newton.cpp).
+  /// Chord corrections before a Jacobian is replaced; up to two more when, at the measured
+  /// contraction (below 0.1), they land a margin below the acceptance test's (newton.cpp).
   static constexpr int max_kept_iterations = 4;
   /// Chord corrections are accepted only when they are themselves this far below the tolerance
   /// (newton.cpp says why). With 1 the free-flying chain (stiff trusses turning 0.3 rad per step)
