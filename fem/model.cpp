@@ -48,6 +48,13 @@ void Model::update_length_scale() {
     lo = lo.cwiseMin(n.reference_position);
     hi = hi.cwiseMax(n.reference_position);
   }
+  // The points elements are drawn at (a joint's): a pendulum's one node at its centre of mass
+  // hangs from a hinge half its length away.
+  for (const auto& e : elements)
+    if (const std::optional<Vec3> p = e->output_point(initial_state)) {
+      lo = lo.cwiseMin(*p);
+      hi = hi.cwiseMax(*p);
+    }
   length_scale = std::max((hi - lo).norm(), 1e-3);
 }
 

@@ -82,8 +82,8 @@ class Model {
   AnalysisSettings analysis;
   std::vector<Sensor> sensors;
   std::vector<NamedSet> sets;
-  /// Characteristic length [m] (bounding-box diagonal of the nodes, at least 1e-3 m): scales the
-  /// Newton test for displacement unknowns.
+  /// Characteristic length [m] (bounding-box diagonal of the nodes and the joints' points, at
+  /// least 1e-3 m): scales the Newton test for displacement unknowns.
   double length_scale = 1.0;
 
   /// Adds a node and its unknown blocks; returns its id.
@@ -116,7 +116,7 @@ class Model {
   /// Makes a point node a frame node (adds its rotation block); no effect on a frame node.
   /// Elements that need orientations (beams, rigid bodies) call this before they are added.
   void make_frame(NodeId node);
-  /// Recomputes `length_scale` from the node positions.
+  /// Recomputes `length_scale` from the node positions and the elements' output points.
   void update_length_scale();
 
  private:

@@ -21,7 +21,7 @@ constexpr std::string_view magic = "catena-checkpoint";
 // 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows;
 // 3: the nodes' axes at the kept Jacobian's iterate, its aging
 // 4: whether LU without pivoting failed earlier in the run (lu_pivoting)
-constexpr int format_version = 4;
+constexpr int format_version = 5;
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {

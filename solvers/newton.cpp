@@ -198,7 +198,6 @@ void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) 
     ++counters_->jacobian_evaluations;
     const Mat J = tableau_->jacobian();
     tableau_->assemble(context, u, residual_, J);
-    if (shift_) check(MatDiagonalSet(J, shift_, ADD_VALUES), "MatDiagonalSet");
     kept_assembly_ = tableau_->matrix_assemblies();
     kept_ = true;
     kept_h_ = context.time.h;
@@ -271,6 +270,42 @@ NewtonReport Newton::solve(const fem::StepState& context, Vec u, JacobianPolicy 
   report = solve_from(context, u, policy);
   report.iterations += before;
   return report;
+}
+
+ShiftedCorrection Newton::correct(const fem::StepState& context, Vec u, Vec D,
+                                  const std::function<double(double)>& shift_for) {
+  select_lu(false);
+  ShiftedCorrection c;
+  try {
+    evaluate(context, u, true);
+  } catch (const fem::DomainError& e) {
+    kept_ = false;
+    c.failure = e.what();
+    return c;
+  }
+  kept_ = false;  // a shifted matrix serves no later step
+  check(VecNorm(residual_, NORM_2, &c.residual_norm), "VecNorm");
+  if (!std::isfinite(c.residual_norm)) {
+    c.failure = "the residual is not finite";
+    return c;
+  }
+  c.shift = shift_for(c.residual_norm);
+  check(VecAXPBY(scratch_, c.shift, 0.0, D), "VecAXPBY");
+  check(MatDiagonalSet(tableau_->jacobian(), scratch_, ADD_VALUES), "MatDiagonalSet");
+  if (!solve_linear()) {
+    c.singular = true;
+    c.failure = "the linear solver failed: singular Jacobian";
+    return c;
+  }
+  check(VecPointwiseMult(scratch_, correction_, inverse_scale_), "VecPointwiseMult");
+  check(VecNorm(scratch_, NORM_INFINITY, &c.size), "VecNorm");
+  if (!std::isfinite(c.size)) {
+    c.failure = "the correction is not finite";
+    return c;
+  }
+  check(VecAXPY(u, -1.0, correction_), "VecAXPY");
+  c.applied = true;
+  return c;
 }
 
 void Newton::select_lu(bool pivot_free) {

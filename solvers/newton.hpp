@@ -51,6 +51,7 @@
 
 #include <petscksp.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -93,6 +94,16 @@ struct KeptJacobian {
   std::vector<double> axes;    ///< JacobianTransport::saved: the nodes' axes at its iterate (rank 0)
   /// LU without pivoting failed once in the run: SuperLU since (Newton::select_lu).
   bool pivoting_lu = false;
+};
+
+/// What Newton::correct did.
+struct ShiftedCorrection {
+  bool applied = false;      ///< false: a domain error, a residual not finite or a failed solve (u unchanged)
+  bool singular = false;     ///< the linear solve failed
+  std::string failure;       ///< why it was not applied
+  double residual_norm = 0;  ///< ‖f(u)‖₂ before the correction
+  double size = 0;           ///< its scaled ∞-norm (as NewtonReport::last_correction)
+  double shift = 0;          ///< σ
 };
 
 /// When a solve evaluates and factors a new Jacobian.
@@ -165,13 +176,11 @@ class Newton {
   /// Takes over a kept Jacobian saved by `kept_jacobian` (collective; `state.values` on every
   /// rank). One saved under another rank count is not used: the next solve starts afresh.
   void restore_kept_jacobian(const KeptJacobian& state);
-  /// Adds `shift` (one value per row; null: none) to the Jacobian's diagonal from now on. The
-  /// residual, hence the solution, is unchanged: only the path to it (see
-  /// TimeIntegrator::solve_equilibrium).
-  void set_jacobian_shift(Vec shift) {
-    shift_ = shift;
-    kept_ = false;
-  }
+  /// One full Newton correction of u with the Jacobian shifted on its diagonal by σ D, factored
+  /// by LU with partial pivoting: u ← u − (J + σ D)⁻¹ f(u), σ = `shift_for(‖f(u)‖₂)`. The steps of
+  /// a globalised solve that chooses its shift by the residual (solvers/pseudo_transient.hpp).
+  [[nodiscard]] ShiftedCorrection correct(const fem::StepState& context, Vec u, Vec D,
+                                          const std::function<double(double)>& shift_for);
 
  private:
   enum class Start {
@@ -206,7 +215,6 @@ class Newton {
   JacobianTransport transport_;       ///< co-rotates the kept Jacobian for chord corrections
   assembly::VecHandle turned_;        ///< the residual in the kept Jacobian's axes
   RunCounters* counters_;
-  Vec shift_ = nullptr;
   bool monitor_ = false;  ///< -newton_monitor: one line per correction on stdout
   /// Several ranks with a narrow cut: the pivot-free solve (absent: MUMPS throughout).
   std::unique_ptr<InterfaceSchurLU> interface_lu_;

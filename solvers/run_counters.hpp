@@ -13,6 +13,9 @@ namespace catena::solvers {
 struct RunCounters {
   long steps = 0;                   ///< converged time elements (a cut step counts each part)
   long equilibrium_increments = 0;  ///< load increments of the initial static equilibrium
+  /// Of the Newton iterations, the corrections of pseudo-transient continuation: the static
+  /// equilibria of mechanisms (solvers/pseudo_transient.hpp), initial or in a static analysis.
+  long equilibrium_iterations = 0;
   long cut_steps = 0;               ///< failed attempts answered by halving h
   long newton_iterations = 0;
   long residual_evaluations = 0;  ///< element passes that produced a residual
@@ -59,6 +62,8 @@ struct CounterField {
 inline constexpr std::tuple run_counter_fields{
     CounterField<long>{"steps", &RunCounters::steps, Carry::Across, Report::Always},
     CounterField<long>{"equilibrium_increments", &RunCounters::equilibrium_increments, Carry::Across,
+                       Report::TrailingWhenSet},
+    CounterField<long>{"equilibrium_iterations", &RunCounters::equilibrium_iterations, Carry::Across,
                        Report::TrailingWhenSet},
     CounterField<long>{"cut_steps", &RunCounters::cut_steps, Carry::Across, Report::Always},
     CounterField<long>{"newton_iterations", &RunCounters::newton_iterations, Carry::Across, Report::Always},

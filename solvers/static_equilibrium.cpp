@@ -1,5 +1,6 @@
 #include "solvers/static_equilibrium.hpp"
 
+#include "solvers/pseudo_transient.hpp"
 #include "solvers/redundancy.hpp"
 
 #include <algorithm>
@@ -10,6 +11,10 @@
 namespace catena::solvers {
 
 using assembly::check;
+
+StaticEquilibrium::StaticEquilibrium(fem::Model& model, assembly::Tableau& tableau, Newton& newton,
+                                     CommittedState& state, RunCounters& counters)
+    : model_(&model), tableau_(&tableau), newton_(&newton), state_(&state), counters_(&counters) {}
 
 double StaticEquilibrium::mechanism_time_scale() const {
   const double g = model_->gravity.norm();
@@ -36,63 +41,79 @@ void StaticEquilibrium::check_redundancy(Vec u) {
   throw SolverFailure(msg, 0.0);
 }
 
-bool StaticEquilibrium::relax_mechanism(Vec u) {
-  // A mechanism held by joints (a hanging chain) has no static stiffness in its free directions
-  // until its multipliers carry the loads: its static tangent is singular while they are zero.
-  // Newton on the static residual with a mass-like shift 2m/h² on the node rows (the dynamic
-  // tangent's diagonal at rest) takes bounded steps toward the equilibrium and establishes the
-  // multipliers; the solution is the static one, only the path differs. Rounds of it, with h
-  // starting at a tenth of √(L/g) (the mechanism's own time scale), doubling after a round that
-  // stays finite and quartered after one that does not, leave the exact static solve a good start.
-  double h = mechanism_time_scale();
-  const assembly::VecHandle shift = tableau_->create_vector();
-  for (int round = 0; round < 16; ++round) {
-    check(VecZeroEntries(u), "VecZeroEntries");
-    tableau_->assemble_jacobian(state_->describe(0.0, h), u, tableau_->jacobian());
-    check(MatGetDiagonal(tableau_->jacobian(), shift), "MatGetDiagonal");
-    // Rows of each kind get at least 1 % of the kind's largest shift: a slender bar's tiny
-    // inertia about its axis must not let the step in that direction run away. Other rows
-    // (relative coordinates, multipliers) get none.
-    PetscScalar* a = nullptr;
-    check(VecGetArray(shift, &a), "VecGetArray");
-    auto node_kind = [&](PetscInt i) {  // 0: displacement, 1: rotation, -1: not a node row
-      const fem::UnknownKind kind = tableau_->row_kind(tableau_->first_owned() + i);
-      return kind == fem::UnknownKind::Displacement ? 0 : kind == fem::UnknownKind::Rotation ? 1 : -1;
-    };
-    double floor_local[2] = {0.0, 0.0}, floor[2] = {0.0, 0.0};
-    for (PetscInt i = 0; i < tableau_->n_owned(); ++i)
-      if (const int k = node_kind(i); k >= 0) floor_local[k] = std::max(floor_local[k], 1e-2 * std::abs(a[i]));
-    MPI_Allreduce(floor_local, floor, 2, MPI_DOUBLE, MPI_MAX, tableau_->comm());
-    for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
-      const int k = node_kind(i);
-      a[i] = k >= 0 ? std::max(std::abs(a[i]), floor[k]) : 0.0;
-    }
-    check(VecRestoreArray(shift, &a), "VecRestoreArray");
-    const fem::StepState s = state_->describe(fem::TimeElement::equilibrium(0.0, 1.0));
-    state_->predict(s.time, u);
-    newton_->set_jacobian_shift(shift);
-    const NewtonReport rep = newton_->solve(s, u);
-    newton_->set_jacobian_shift(nullptr);
-    counters_->newton_iterations += rep.iterations;
-    PetscReal norm = 0.0;
-    check(VecNorm(u, NORM_INFINITY, &norm), "VecNorm");
-    if (!std::isfinite(norm) || !std::isfinite(rep.residual_norm)) {
-      h *= 0.25;  // too bold: a larger shift, from the same state
-      continue;
-    }
-    state_->commit(s, u, CommittedState::Work::Leave);  // even unconverged: a step toward the equilibrium
-    if (rep.converged) return true;
-    h *= 2.0;
+Vec StaticEquilibrium::pseudo_mass() {
+  if (pseudo_mass_) return pseudo_mass_;
+  // The diagonal of a dynamic step's matrix at the mechanism's time scale (2m/h² and the
+  // stiffness' diagonal) on the node rows, with at least 1 % of the largest of each kind: a
+  // slender bar's tiny inertia about its axis must not let the step in that direction run away.
+  // Multiplier rows get none.
+  pseudo_mass_ = tableau_->create_vector();
+  const assembly::VecHandle u = tableau_->create_vector();
+  state_->linearization_point(u);
+  tableau_->assemble_jacobian(state_->describe(fem::TimeElement::dynamic_step(0.0, mechanism_time_scale(),
+                                                                              model_->analysis.scheme)),
+                              u, tableau_->jacobian());
+  check(MatGetDiagonal(tableau_->jacobian(), pseudo_mass_), "MatGetDiagonal");
+  PetscScalar* a = nullptr;
+  check(VecGetArray(pseudo_mass_, &a), "VecGetArray");
+  auto node_kind = [&](PetscInt i) {  // 0: displacement, 1: rotation, -1: not a node row
+    const fem::UnknownKind kind = tableau_->row_kind(tableau_->first_owned() + i);
+    return kind == fem::UnknownKind::Displacement ? 0 : kind == fem::UnknownKind::Rotation ? 1 : -1;
+  };
+  double floor_local[2] = {0.0, 0.0}, floor[2] = {0.0, 0.0};
+  for (PetscInt i = 0; i < tableau_->n_owned(); ++i)
+    if (const int k = node_kind(i); k >= 0) floor_local[k] = std::max(floor_local[k], 1e-2 * std::abs(a[i]));
+  MPI_Allreduce(floor_local, floor, 2, MPI_DOUBLE, MPI_MAX, tableau_->comm());
+  for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
+    const int k = node_kind(i);
+    a[i] = k >= 0 ? std::max(std::abs(a[i]), floor[k]) : 0.0;
   }
-  return false;
+  check(VecRestoreArray(pseudo_mass_, &a), "VecRestoreArray");
+  return pseudo_mass_;
+}
+
+NewtonReport StaticEquilibrium::solve_mechanism(const fem::TimeElement& time, Vec u, CommittedState::Work work) {
+  PseudoTransient solver(*newton_, *state_, model_->analysis.newton_tolerance, max_pseudo_transient_iterations);
+  const PseudoTransientReport r = solver.solve(time, u, pseudo_mass(), work);
+  counters_->equilibrium_iterations += r.iterations;
+  NewtonReport report;
+  report.converged = r.converged;
+  report.iterations = r.iterations;
+  report.reason = r.reason;
+  report.last_correction = r.last_correction;
+  report.residual_norm = r.residual_norms.empty() ? 0.0 : r.residual_norms.back();
+  return report;
+}
+
+NewtonReport StaticEquilibrium::solve_increment(const fem::TimeElement& time, Vec u) {
+  NewtonReport report = newton_->solve(state_->describe(time), u);
+  if (report.converged || !state_->has_multipliers()) return report;
+  // A mechanism: its tangent is singular in the free directions until the multipliers carry the
+  // loads, and in the directions without stiffness throughout.
+  counters_->newton_iterations += report.iterations;
+  state_->predict(time, u);
+  return solve_mechanism(time, u, CommittedState::Work::Tally);
 }
 
 void StaticEquilibrium::solve(Vec u, double from, double to) {
+  if (state_->has_multipliers() && from == 0.0) {
+    // A mechanism at rest: one globalised solve at the full loads (solvers/pseudo_transient.hpp);
+    // ramping them would not help, its equilibrium often does not depend on their size at all.
+    const fem::TimeElement time = fem::TimeElement::equilibrium(0.0, to);
+    state_->linearization_point(u);
+    const NewtonReport rep = solve_mechanism(time, u, CommittedState::Work::Leave);
+    counters_->newton_iterations += rep.iterations;
+    if (!rep.converged)
+      throw SolverFailure("initial equilibrium: " + rep.reason +
+                              "; the loads at t = 0 may have no static equilibrium (a body free to move)",
+                          0.0);
+    state_->commit(state_->describe(time), u, CommittedState::Work::Leave);
+    ++counters_->equilibrium_increments;
+    state_->forget_last_increment();
+    return;
+  }
   // Raise the loads in increments of the load factor: start with all of it, halve on failure,
   // double again after two successes. Work and energy are not tallied: the run starts here.
-  // The relaxation works at load factor 1. When it converged there, its state is an equilibrium
-  // that a singular static tangent (a body free to spin about its joint's axis) cannot improve on.
-  const bool relaxed = state_->has_multipliers() && from == 0.0 && relax_mechanism(u) && to == 1.0;
   const double span = to - from;  // either sign: a buckling search also steps back
   const double min_increment = std::abs(span) / 4096;
   double lambda = from, increment = span;
@@ -107,7 +128,6 @@ void StaticEquilibrium::solve(Vec u, double from, double to) {
       ++counters_->cut_steps;
       increment *= 0.5;
       successes = 0;
-      if (relaxed && rep.singular) return;
       if (std::abs(increment) < min_increment) {
         std::string msg = format_numbers("initial equilibrium: Newton failed at load factor %.6g (", load_factor);
         msg += rep.reason + ")";

@@ -1,9 +1,10 @@
 #pragma once
-/// Static equilibrium at t = 0: the initial equilibrium of a dynamic run (`analysis.
-/// initial_equilibrium`) and the linearization point of eigen and buckling analyses
-/// (solvers/linearized_analysis.hpp). Models with joints are first relaxed toward it, which
-/// establishes their multipliers (static_equilibrium.cpp says why); the loads are then raised in
-/// adaptive increments of their factor.
+/// Static equilibria: the initial equilibrium of a dynamic run (`analysis.initial_equilibrium`),
+/// the linearization point of eigen and buckling analyses (solvers/linearized_analysis.hpp), and
+/// the increments of a static analysis. Models with joints (mechanisms: a tangent singular in
+/// their free directions until the multipliers carry the loads) are solved by pseudo-transient
+/// continuation at the full loads (solvers/pseudo_transient.hpp); structures by Newton, the loads
+/// raised in adaptive increments of their factor.
 #include "assembly/tableau.hpp"
 #include "fem/model.hpp"
 #include "solvers/committed_state.hpp"
@@ -20,23 +21,30 @@ class StaticEquilibrium {
   /// Solves with `newton`, commits into `state` and counts into `counters` (Newton iterations,
   /// cut and converged increments); all must outlive it.
   StaticEquilibrium(fem::Model& model, assembly::Tableau& tableau, Newton& newton, CommittedState& state,
-                    RunCounters& counters)
-      : model_(&model), tableau_(&tableau), newton_(&newton), state_(&state), counters_(&counters) {}
+                    RunCounters& counters);
 
   /// Models with joints: refuses redundant constraints at t = 0, naming the undetermined
   /// unknowns (solvers/redundancy.hpp). Throws SolverFailure.
   void check_redundancy(Vec u);
-  /// Static equilibrium at t = 0 under the loads times `to`, raised from `from` (the factor of
-  /// the current state) in adaptive increments; moves the states there, keeps their velocities.
-  /// Work and energy are not tallied. Throws SolverFailure when an increment cannot be halved
-  /// further.
+  /// Static equilibrium at t = 0 under the loads times `to`: from `from` = 0 for a model with
+  /// joints in one pseudo-transient solve, otherwise raised from `from` (the factor of the current
+  /// state) in adaptive increments; moves the states there, keeps their velocities. Work and
+  /// energy are not tallied. Throws SolverFailure when it finds no equilibrium.
   void solve(Vec u, double from, double to);
+  /// One increment of a static analysis from u (its predictor): Newton, and for a mechanism whose
+  /// Newton fails, pseudo-transient continuation from the predictor again. Counts the iterations
+  /// of a failed Newton; the caller counts those of the report and commits u.
+  NewtonReport solve_increment(const fem::TimeElement& time, Vec u);
+  /// Most corrections of a pseudo-transient solve.
+  static constexpr int max_pseudo_transient_iterations = 200;
 
  private:
-  /// Models with joints: brings a mechanism near its static equilibrium with its multipliers
-  /// established, before the exact static solve. Returns whether the last round converged (an
-  /// equilibrium at load factor 1).
-  bool relax_mechanism(Vec u);
+  /// A mechanism's static equilibrium under `time`'s loads from u (its predictor), by
+  /// pseudo-transient continuation; intermediate corrections committed with `work`, the last left
+  /// in u.
+  NewtonReport solve_mechanism(const fem::TimeElement& time, Vec u, CommittedState::Work work);
+  /// The pseudo-mass of solve_mechanism (static_equilibrium.cpp), built at the first call.
+  Vec pseudo_mass();
   /// A tenth of √(L/g), the time scale of a mechanism of the model's length L swinging under
   /// gravity (the analysis' dt without gravity) [s].
   [[nodiscard]] double mechanism_time_scale() const;
@@ -46,6 +54,7 @@ class StaticEquilibrium {
   Newton* newton_;
   CommittedState* state_;
   RunCounters* counters_;
+  assembly::VecHandle pseudo_mass_;
 };
 
 }  // namespace catena::solvers

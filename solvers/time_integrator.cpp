@@ -102,9 +102,9 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   };
 
   // Dynamic steps keep a factored Jacobian while it contracts well; static increments, which
-  // follow a load path with large changes of stiffness, use full Newton.
-  const JacobianPolicy jacobian_policy =
-      a.type == fem::AnalysisType::Dynamic ? JacobianPolicy::Reuse : JacobianPolicy::Fresh;
+  // follow a load path with large changes of stiffness, use full Newton, and mechanisms among
+  // them pseudo-transient continuation (StaticEquilibrium::solve_increment).
+  const bool static_analysis = a.type == fem::AnalysisType::Static;
   for (long k = step + 1; k <= n_steps; ++k) {
     const double t_target = std::min(static_cast<double>(k) * a.dt, a.t_end);
     int iterations = 0;
@@ -114,14 +114,15 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       const double h = remaining - h_cur < 1e-6 * h_cur ? remaining : h_cur;
       const fem::TimeElement time = state_.time_element(t, h);
       state_.predict(time, u);
-      NewtonReport rep = newton_.solve(state_.describe(time), u, jacobian_policy);
+      NewtonReport rep = static_analysis ? equilibrium_.solve_increment(time, u)
+                                         : newton_.solve(state_.describe(time), u, JacobianPolicy::Reuse);
       if (!rep.converged && state_.extrapolates(true)) {
         // The extrapolated start overshot (a step long against the motion's time scale): the
         // same step again from constant velocity before it is cut.
         counters_.newton_iterations += rep.iterations;
         iterations += rep.iterations;
         state_.predict(time, u, false);
-        rep = newton_.solve(state_.describe(time), u, jacobian_policy);
+        rep = newton_.solve(state_.describe(time), u, JacobianPolicy::Reuse);
       }
       counters_.newton_iterations += rep.iterations;
       iterations += rep.iterations;
