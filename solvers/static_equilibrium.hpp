@@ -35,6 +35,10 @@ class StaticEquilibrium {
   /// Newton fails, pseudo-transient continuation from the predictor again. Counts the iterations
   /// of a failed Newton; the caller counts those of the report and commits u.
   NewtonReport solve_increment(const fem::TimeElement& time, Vec u);
+  /// The pseudo-mass of pseudo-transient continuation (solvers/pseudo_transient.hpp), built at the
+  /// first call from the state then: the diagonal of a dynamic step's matrix at the mechanism's
+  /// time scale on the node rows, at least 1 % of the largest of each kind; zero on multipliers.
+  Vec pseudo_mass();
   /// Most corrections of a pseudo-transient solve.
   static constexpr int max_pseudo_transient_iterations = 200;
 
@@ -43,8 +47,6 @@ class StaticEquilibrium {
   /// pseudo-transient continuation; intermediate corrections committed with `work`, the last left
   /// in u.
   NewtonReport solve_mechanism(const fem::TimeElement& time, Vec u, CommittedState::Work work);
-  /// The pseudo-mass of solve_mechanism (static_equilibrium.cpp), built at the first call.
-  Vec pseudo_mass();
   /// A tenth of √(L/g), the time scale of a mechanism of the model's length L swinging under
   /// gravity (the analysis' dt without gravity) [s].
   [[nodiscard]] double mechanism_time_scale() const;
