@@ -511,6 +511,10 @@ std::string Tableau::row_name(PetscInt row) const {
   return model_->registry.blocks()[row_block_[row]].row_name(row_component_[row]);
 }
 
+const std::string& Tableau::row_owner(PetscInt row) const {
+  return model_->registry.blocks()[row_block_[row]].owner;
+}
+
 fem::UnknownKind Tableau::row_kind(PetscInt row) const {
   return model_->registry.blocks()[row_block_[row]].kind;
 }

@@ -195,6 +195,14 @@ int run_command(const RunOptions& options) {
       std::cerr << "catena: " << summary.status << ": " << c.steps << " steps, " << c.newton_iterations
                 << " Newton iterations, " << c.wall_seconds << " s; ParaView: " << (out / "results.pvd").string() << '\n';
       if (code != exit_ok) std::cerr << "catena: " << summary.message << '\n';
+      if (c.equilibrium_stability == "unstable")
+        std::cerr << "catena: warning: the static equilibrium found is unstable (lowest eigenvalue of the "
+                     "constrained stiffness "
+                  << c.equilibrium_lowest_eigenvalue << " N/m): a small disturbance leaves it\n";
+      if (!c.free_directions.empty())
+        std::cerr << "catena: the static equilibrium leaves free, without stiffness (held by minimum-norm "
+                     "corrections): "
+                  << c.free_directions << '\n';
     }
   }
   return code;

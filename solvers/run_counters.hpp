@@ -16,6 +16,12 @@ struct RunCounters {
   /// Of the Newton iterations, the corrections of pseudo-transient continuation: the static
   /// equilibria of mechanisms (solvers/pseudo_transient.hpp), initial or in a static analysis.
   long equilibrium_iterations = 0;
+  /// The last such equilibrium (solvers/equilibrium_stability.hpp): "stable", "unstable", or
+  /// "unchecked" (too large for the dense test); its constrained stiffness' lowest eigenvalue
+  /// [N/m] (0 when unchecked); the directions it leaves without stiffness, comma-separated.
+  std::string equilibrium_stability;
+  double equilibrium_lowest_eigenvalue = 0.0;
+  std::string free_directions;
   long cut_steps = 0;               ///< failed attempts answered by halving h
   long newton_iterations = 0;
   long residual_evaluations = 0;  ///< element passes that produced a residual
@@ -65,6 +71,12 @@ inline constexpr std::tuple run_counter_fields{
                        Report::TrailingWhenSet},
     CounterField<long>{"equilibrium_iterations", &RunCounters::equilibrium_iterations, Carry::Across,
                        Report::TrailingWhenSet},
+    CounterField<std::string>{"equilibrium_stability", &RunCounters::equilibrium_stability, Carry::Afresh,
+                              Report::TrailingWhenSet},
+    CounterField<double>{"equilibrium_lowest_eigenvalue", &RunCounters::equilibrium_lowest_eigenvalue,
+                         Carry::Afresh, Report::TrailingWhenSet},
+    CounterField<std::string>{"free_directions", &RunCounters::free_directions, Carry::Afresh,
+                              Report::TrailingWhenSet},
     CounterField<long>{"cut_steps", &RunCounters::cut_steps, Carry::Across, Report::Always},
     CounterField<long>{"newton_iterations", &RunCounters::newton_iterations, Carry::Across, Report::Always},
     CounterField<long>{"residual_evaluations", &RunCounters::residual_evaluations, Carry::Across, Report::Always},

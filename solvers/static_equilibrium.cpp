@@ -1,5 +1,6 @@
 #include "solvers/static_equilibrium.hpp"
 
+#include "solvers/equilibrium_stability.hpp"
 #include "solvers/pseudo_transient.hpp"
 #include "solvers/redundancy.hpp"
 
@@ -82,7 +83,18 @@ NewtonReport StaticEquilibrium::solve_mechanism(const fem::TimeElement& time, Ve
   report.reason = r.reason;
   report.last_correction = r.last_correction;
   report.residual_norm = r.residual_norms.empty() ? 0.0 : r.residual_norms.back();
+  if (r.converged) assess_stability(time, u);
   return report;
+}
+
+void StaticEquilibrium::assess_stability(const fem::TimeElement& time, Vec u) {
+  tableau_->assemble_jacobian(state_->describe(time), u, tableau_->jacobian());
+  const EquilibriumStability st = equilibrium_stability(*tableau_, tableau_->jacobian(), model_->length_scale);
+  counters_->equilibrium_stability = !st.checked ? "unchecked" : st.unstable() ? "unstable" : "stable";
+  counters_->equilibrium_lowest_eigenvalue = st.checked ? st.lowest : 0.0;
+  counters_->free_directions.clear();
+  for (const std::string& d : st.free_directions)
+    counters_->free_directions += (counters_->free_directions.empty() ? "" : ", ") + d;
 }
 
 NewtonReport StaticEquilibrium::solve_increment(const fem::TimeElement& time, Vec u) {
