@@ -303,6 +303,19 @@ ShiftedCorrection Newton::correct(const fem::StepState& context, Vec u, Vec D,
     c.failure = "the correction is not finite";
     return c;
   }
+  {
+    const PetscScalar *d = nullptr, *f = nullptr, *x = nullptr;
+    check(VecGetArrayRead(D, &d), "VecGetArrayRead");
+    check(VecGetArrayRead(residual_, &f), "VecGetArrayRead");
+    check(VecGetArrayRead(correction_, &x), "VecGetArrayRead");
+    double local = 0.0;
+    for (PetscInt i = 0; i < tableau_->n_owned(); ++i)
+      if (d[i] > 0.0) local += x[i] * f[i];
+    check(VecRestoreArrayRead(correction_, &x), "VecRestoreArrayRead");
+    check(VecRestoreArrayRead(residual_, &f), "VecRestoreArrayRead");
+    check(VecRestoreArrayRead(D, &d), "VecRestoreArrayRead");
+    MPI_Allreduce(&local, &c.descent, 1, MPI_DOUBLE, MPI_SUM, tableau_->comm());
+  }
   check(VecAXPY(u, -1.0, correction_), "VecAXPY");
   c.applied = true;
   return c;

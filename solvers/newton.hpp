@@ -104,6 +104,9 @@ struct ShiftedCorrection {
   double residual_norm = 0;  ///< ‖f(u)‖₂ before the correction
   double size = 0;           ///< its scaled ∞-norm (as NewtonReport::last_correction)
   double shift = 0;          ///< σ
+  /// δuᵀ f(u) over the rows where D > 0 (the node rows): with the constraints met, δqᵀ (J + σ D) δq,
+  /// negative where the shifted tangent is not positive along the step (an uphill step).
+  double descent = 0;
 };
 
 /// When a solve evaluates and factors a new Jacobian.

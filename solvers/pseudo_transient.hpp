@@ -14,8 +14,12 @@
 ///   correction, nearly a pure multiplier solve while σ D dominates J, is the multipliers'
 ///   estimate: the D⁻¹-weighted least-squares balance of the loads by the joints.
 /// - σ follows the residual (switched evolution relaxation), so the shift vanishes as the residual
-///   does and the last corrections are Newton's: quadratic. A failed correction (a state without
-///   meaning, a singular matrix) is tried again from the same iterate with ten times the shift.
+///   does and the last corrections are Newton's: quadratic. The shift at least halves after each
+///   accepted correction (far from the equilibrium the residual may hardly change), a correction
+///   longer than `max_correction` is cut to it, one that goes uphill (the shifted tangent not
+///   positive along it: a pendulum near the top, whose Newton step would climb to the unstable
+///   equilibrium) is tried again from the same iterate with four times the shift, a failed one
+///   (a state without meaning, a singular matrix) with ten times.
 /// - An energy descent needs a potential, which follower loads and dampers do not have; a trust
 ///   region's dogleg steps leave the constraints. The damped path stops where motion would: from
 ///   a generic start at a stable equilibrium (StaticEquilibrium checks the stability).
@@ -54,11 +58,11 @@ class PseudoTransient {
   /// A failed correction is tried again with ten times the shift (four times for one too long)
   /// this many times in a row.
   static constexpr int max_retries = 12;
-  /// While the residual falls, the shift falls by at least this factor per correction.
+  /// The shift falls by at least this factor per accepted correction.
   static constexpr double max_shift_ratio = 0.5;
-  /// Corrections longer than this (scaled: rad, or the model's length) are tried again with a
-  /// larger shift: the tangent of a pendulum near the horizontal would throw it far past the
-  /// bottom.
+  /// Corrections longer than this (scaled: rad, or the model's length) are cut to it along their
+  /// direction, and the next shift doubles: the tangent of a pendulum near the horizontal would
+  /// throw it far past the bottom.
   static constexpr double max_correction = 0.25;
 
   /// Corrects with `newton`, commits into `state`; both must outlive it. `tolerance` is Newton's
