@@ -1,6 +1,6 @@
 // Static equilibria of closed-loop mechanisms (static analyses of models with joints, solved by
 // Newton or, when it fails, by pseudo-transient continuation: solvers/pseudo_transient.hpp):
-// fourbar-statics, each model file run in-process and checked against the references and
+// fourbar-statics and luffing-crane, each model file run in-process and checked against the references and
 // tolerances of its reference.yaml (the minimum of the potential energy over the mechanism's one
 // degree of freedom, computed by the case's reference.py).
 #include "support/case_reference.hpp"
@@ -67,6 +67,60 @@ TEST(CaseFourbarStatics, StartFarOffReachesTheSameEquilibrium) {
                   "crank angle");
   expect_relative(degrees * std::atan2(final_value(c, "crank_y"), final_value(c, "crank_x")), ref.number("theta_deg"),
                   ref.number("tolerance"), "crank angle from the crank's centre");
+}
+
+// ---------------------------------------------------------------------------------------------
+// luffing-crane: a boom with a load at its tip held by a hydraulic cylinder (barrel and rod on a
+// prismatic joint with a spring on the cylinder's length); the boom's elevation and the
+// cylinder's force.
+
+/// The cylinder's force k (L − L_rest), tension positive: minus the prismatic joint's reaction
+/// on the rod along the axis.
+double cylinder_force(const CaseRun& c) { return -final_value(c, "cylinder_push"); }
+
+TEST(CaseLuffingCrane, EquilibriumIsTheMinimumOfThePotentialEnergy) {
+  const CaseReference ref("luffing-crane");
+  const double tol = ref.number("tolerance");
+  const CaseRun c = run_case("luffing-crane");
+  ASSERT_NEAR(c.rec.rows.back().t, 1.0, 1e-12);
+  EXPECT_EQ(c.stats.cut_steps, 0);
+  expect_relative(degrees * final_value(c, "boom_angle"), ref.number("theta_deg"), tol, "boom elevation");
+  expect_relative(degrees * std::asin((final_value(c, "tip_z") - ref.number("model/hH")) / ref.number("model/lB")),
+                  ref.number("theta_deg"), tol, "boom elevation from the tip's height");
+  expect_relative(cylinder_force(c), ref.number("cylinder_force"), tol, "cylinder force (reaction)");
+  expect_relative(ref.number("model/k") *
+                      (ref.number("start/length") + final_value(c, "extension") - ref.number("model/L_rest")),
+                  ref.number("cylinder_force"), tol, "cylinder force (slide)");
+  expect_relative(final_value(c, "hinge_up") + final_value(c, "foot_fy") * ref.number("start/ux") +
+                      final_value(c, "foot_fz") * ref.number("start/uz"),
+                  ref.number("total_weight"), tol, "vertical reactions");
+  for (const char* sensor : {"rod_y", "foot_tilt", "foot_twist"})
+    EXPECT_LE(std::abs(final_value(c, sensor)), ref.number("plane_tolerance")) << sensor;
+}
+
+TEST(CaseLuffingCrane, RaisedStartReachesTheSameEquilibrium) {
+  // The boom 40 degrees up: Newton alone fails, pseudo-transient continuation takes over.
+  const CaseReference ref("luffing-crane");
+  const double start = ref.number("raised_start_deg");
+  const CaseRun c = run_case("luffing-crane", {"th0=" + std::to_string(start) + "*pi/180"});
+  ASSERT_NEAR(c.rec.rows.back().t, 1.0, 1e-12);
+  EXPECT_GT(c.stats.equilibrium_iterations, 0);
+  expect_relative(start + degrees * final_value(c, "boom_angle"), ref.number("theta_deg"), ref.number("tolerance"),
+                  "boom elevation");
+  expect_relative(cylinder_force(c), ref.number("cylinder_force"), ref.number("tolerance"), "cylinder force");
+}
+
+TEST(CaseLuffingCrane, FreeSpinOfTheCylinderLeavesTheSameEquilibrium) {
+  // A spherical foot instead of the universal joint: barrel and rod may spin about the cylinder's
+  // axis without any stiffness; the static tangent is singular in that direction at every state.
+  const CaseReference ref("luffing-crane");
+  const CaseRun c = run_case("luffing-crane", {"joints.foot.kind=spherical"});
+  ASSERT_NEAR(c.rec.rows.back().t, 1.0, 1e-12);
+  EXPECT_GT(c.stats.equilibrium_iterations, 0);
+  expect_relative(degrees * final_value(c, "boom_angle"), ref.number("theta_deg"), ref.number("tolerance"),
+                  "boom elevation");
+  expect_relative(cylinder_force(c), ref.number("cylinder_force"), ref.number("tolerance"), "cylinder force");
+  EXPECT_LE(std::abs(final_value(c, "foot_twist")), ref.number("plane_tolerance"));  // the spin stays put
 }
 
 }  // namespace
