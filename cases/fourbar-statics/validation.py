@@ -5,9 +5,14 @@ import math
 
 from validation.case import Check, Run, ref
 
+# A dynamic run of 0.5 s that starts from the static equilibrium at t = 0
+# (analysis.initial_equilibrium): the linkage stays at rest there.
+REST = ["analysis.type=dynamic", "analysis.initial_equilibrium=true", "analysis.dt=0.01", "analysis.t_end=0.5"]
+
 RUNS = [
     Run("main"),                                 # the start of model.yaml, th0 = 15 deg
     Run("far", sets=["th0=120*pi/180"]),         # 153.7 degrees off: pseudo-transient continuation
+    Run("rest", sets=REST),                      # a dynamic run from the initial equilibrium
 ]
 
 
@@ -53,5 +58,9 @@ CHECKS = [
           crank_deg(ref("far_start_deg")), reference=ref("theta_deg"), tolerance=ref("tolerance"), error="rel"),
     Check("Newton iterations (newton_iterations), th0 = 120°", "far", count("newton_iterations")),
     Check("of which pseudo-transient corrections (equilibrium_iterations), th0 = 120°", "far",
+          count("equilibrium_iterations")),
+    Check("crank angle θ* at t = 0.5 s of a dynamic run from the initial equilibrium [deg]", "rest",
+          crank_deg(ref("start", "theta_deg")), reference=ref("theta_deg"), tolerance=ref("tolerance"), error="rel"),
+    Check("pseudo-transient corrections of that initial equilibrium (equilibrium_iterations)", "rest",
           count("equilibrium_iterations")),
 ]

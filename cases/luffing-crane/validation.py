@@ -5,10 +5,15 @@ import math
 
 from validation.case import Check, Run, ref
 
+# A dynamic run of 0.5 s that starts from the static equilibrium at t = 0
+# (analysis.initial_equilibrium): the crane stays at rest there.
+REST = ["analysis.type=dynamic", "analysis.initial_equilibrium=true", "analysis.dt=0.01", "analysis.t_end=0.5"]
+
 RUNS = [
     Run("main"),                                        # boom horizontal at the start
     Run("raised", sets=["th0=40*pi/180"]),              # boom 40 degrees up: pseudo-transient continuation
     Run("spin", sets=["joints.foot.kind=spherical"]),   # the foot a spherical joint: barrel and rod spin freely
+    Run("rest", sets=REST),                             # a dynamic run from the initial equilibrium
 ]
 
 
@@ -79,4 +84,9 @@ CHECKS = [
           lambda run: abs(run.foot_twist[-1]), tolerance=ref("plane_tolerance")),
     Check("Newton iterations, spherical foot", "spin", count("newton_iterations")),
     Check("of which pseudo-transient corrections", "spin", count("equilibrium_iterations")),
+    rel("boom elevation θ* at t = 0.5 s of a dynamic run from the initial equilibrium [deg]", "rest",
+        elevation_deg(zero)),
+    rel("cylinder force at t = 0.5 s of that run [N]", "rest", cylinder_force, "cylinder_force"),
+    Check("pseudo-transient corrections of that initial equilibrium (equilibrium_iterations)", "rest",
+          count("equilibrium_iterations")),
 ]

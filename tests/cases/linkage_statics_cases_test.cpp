@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -31,6 +32,19 @@ double final_value(const CaseRun& c, const std::string& sensor) {
 /// |value − reference| within `tolerance` relative to the reference.
 void expect_relative(double value, double reference, double tolerance, const std::string& what) {
   EXPECT_NEAR(value, reference, tolerance * std::abs(reference)) << what;
+}
+
+/// The overrides that turn a case into a dynamic run of 0.5 s from its static equilibrium at t = 0
+/// (analysis.initial_equilibrium): the mechanism stays at rest there.
+const std::vector<std::string> at_rest{"analysis.type=dynamic", "analysis.initial_equilibrium=true", "analysis.dt=0.01",
+                                       "analysis.t_end=0.5"};
+
+/// Largest change of a sensor over the run.
+double largest_change(const CaseRun& c, const std::string& sensor) {
+  const std::size_t i = sensor_index(c.model, sensor);
+  double d = 0.0;
+  for (const auto& r : c.rec.rows) d = std::max(d, std::abs(r.sensors[i] - c.rec.rows.front().sensors[i]));
+  return d;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,6 +81,16 @@ TEST(CaseFourbarStatics, StartFarOffReachesTheSameEquilibrium) {
                   "crank angle");
   expect_relative(degrees * std::atan2(final_value(c, "crank_y"), final_value(c, "crank_x")), ref.number("theta_deg"),
                   ref.number("tolerance"), "crank angle from the crank's centre");
+}
+
+TEST(CaseFourbarStatics, DynamicRunFromTheInitialEquilibriumStaysThere) {
+  const CaseReference ref("fourbar-statics");
+  const CaseRun c = run_case("fourbar-statics", at_rest);
+  ASSERT_NEAR(c.rec.rows.back().t, 0.5, 1e-12);
+  EXPECT_GT(c.stats.equilibrium_iterations, 0);
+  expect_relative(ref.number("start/theta_deg") + degrees * c.rec.rows.front().sensors[sensor_index(c.model, "crank_turn")],
+                  ref.number("theta_deg"), ref.number("tolerance"), "crank angle at t = 0");
+  EXPECT_LT(largest_change(c, "crank_turn"), 1e-12);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -121,6 +145,17 @@ TEST(CaseLuffingCrane, FreeSpinOfTheCylinderLeavesTheSameEquilibrium) {
                   "boom elevation");
   expect_relative(cylinder_force(c), ref.number("cylinder_force"), ref.number("tolerance"), "cylinder force");
   EXPECT_LE(std::abs(final_value(c, "foot_twist")), ref.number("plane_tolerance"));  // the spin stays put
+}
+
+TEST(CaseLuffingCrane, DynamicRunFromTheInitialEquilibriumStaysThere) {
+  const CaseReference ref("luffing-crane");
+  const CaseRun c = run_case("luffing-crane", at_rest);
+  ASSERT_NEAR(c.rec.rows.back().t, 0.5, 1e-12);
+  EXPECT_GT(c.stats.equilibrium_iterations, 0);
+  expect_relative(degrees * c.rec.rows.front().sensors[sensor_index(c.model, "boom_angle")], ref.number("theta_deg"),
+                  ref.number("tolerance"), "boom elevation at t = 0");
+  EXPECT_LT(largest_change(c, "boom_angle"), 1e-12);
+  expect_relative(cylinder_force(c), ref.number("cylinder_force"), ref.number("tolerance"), "cylinder force at the end");
 }
 
 }  // namespace
