@@ -44,7 +44,10 @@ PseudoTransientReport PseudoTransient::solve(const fem::TimeElement& time, Vec u
     // Uphill: the shifted tangent is not positive along the step (a pendulum near the top, whose
     // Newton step would climb to the unstable equilibrium); refused for a larger shift while
     // that still matters, not once the step is below the tolerance.
-    const bool uphill = c.applied && c.descent < 0.0 && c.size > tolerance_;
+    // Only once a correction was accepted: the first one meets the constraints and the joints'
+    // force laws (their rows are linear in the multipliers), whose residuals otherwise enter
+    // δuᵀ f with either sign (a four-bar's torsion spring far from its rest angle).
+    const bool uphill = c.applied && report.iterations > 0 && c.descent < 0.0 && c.size > tolerance_;
     if (truncated && !uphill) {
       const double fraction = max_correction / c.size;
       check(VecAXPBY(u, 1.0 - fraction, fraction, start), "VecAXPBY");  // u = start + fraction (u − start)
