@@ -34,9 +34,10 @@ inline constexpr std::array analysis_keys{
              "rank)"},
     ModelKey{"analysis", "initial_equilibrium", "no", "", "`false`", "true or false",
              "dynamic only: start from the static equilibrium under the loads and weights at t = 0 instead of the "
-             "given positions (velocities are kept). The loads are raised from 0 to 1 in adaptive increments; "
-             "`summary.json` reports their number as `equilibrium_increments`, and a model without an equilibrium "
-             "(a free body under gravity) stops with a message"},
+             "given positions (velocities are kept). A model with joints is solved at the full loads as a static "
+             "analysis solves a mechanism ([below](#analysis)); otherwise the loads are raised from 0 to 1 in "
+             "adaptive increments. `summary.json` reports `equilibrium_increments` and `equilibrium_iterations`, "
+             "and a model without an equilibrium (a free body under gravity) stops with a message"},
     ModelKey{"analysis", "modes", "no", "", "10", ">= 1, integer",
              "eigen: number of modes, lowest first; buckling: eigenpairs computed per problem"},
     ModelKey{"analysis", "about", "no", "", "`equilibrium`", "one of: equilibrium, configuration",

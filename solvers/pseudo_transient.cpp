@@ -38,17 +38,18 @@ PseudoTransientReport PseudoTransient::solve(const fem::TimeElement& time, Vec u
     };
     const fem::StepState s = state_->describe(time);
     const ShiftedCorrection c = newton_->correct(s, u, D, shift_for);
+    // Uphill: the shifted tangent is not positive along the step (a pendulum near the top, whose
+    // Newton step would climb to the unstable equilibrium); refused for a larger shift while that
+    // still matters, not once the step is below the tolerance. Tested only after a whole
+    // correction was accepted: that meets the constraints and the joints' force laws (their rows
+    // are linear in the multipliers), whose residuals otherwise enter δuᵀ f with either sign (a
+    // four-bar's torsion spring far from its rest angle, a correction cut short).
+    const bool uphill =
+        c.applied && report.iterations > 0 && !truncated && c.descent < 0.0 && c.size > tolerance_;
     // A step longer than the linearization can be trusted for is cut to the limit along its
     // direction (its factorization is not wasted), and the next shift is doubled instead of halved.
-    truncated = c.applied && c.size > max_correction;
-    // Uphill: the shifted tangent is not positive along the step (a pendulum near the top, whose
-    // Newton step would climb to the unstable equilibrium); refused for a larger shift while
-    // that still matters, not once the step is below the tolerance.
-    // Only once a correction was accepted: the first one meets the constraints and the joints'
-    // force laws (their rows are linear in the multipliers), whose residuals otherwise enter
-    // δuᵀ f with either sign (a four-bar's torsion spring far from its rest angle).
-    const bool uphill = c.applied && report.iterations > 0 && c.descent < 0.0 && c.size > tolerance_;
-    if (truncated && !uphill) {
+    truncated = c.applied && !uphill && c.size > max_correction;
+    if (truncated) {
       const double fraction = max_correction / c.size;
       check(VecAXPBY(u, 1.0 - fraction, fraction, start), "VecAXPBY");  // u = start + fraction (u − start)
     }
