@@ -24,6 +24,16 @@ inline void check(PetscErrorCode code, const char* call) {
   }
 }
 
+/// Runs a PETSc call whose errors are answers, not faults (a factorization of a singular
+/// matrix): returns its error code instead of letting PETSc print a traceback.
+template <class Call>
+PetscErrorCode quietly(Call call) {
+  check(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr), "PetscPushErrorHandler");
+  const PetscErrorCode code = call();
+  check(PetscPopErrorHandler(), "PetscPopErrorHandler");
+  return code;
+}
+
 /// Owns one PETSc object; `Destroy` is the matching XxxDestroy function.
 template <class T, PetscErrorCode (*Destroy)(T*)>
 class Handle {

@@ -429,11 +429,15 @@ void Joint::release_out_of_plane(const Vec3& normal, fem::UnknownRegistry& regis
   }
 }
 
-Eigen::Matrix<double, 6, 1> Joint::relative_rates(std::span<const fem::NodeState> states) const {
+Eigen::Matrix<double, 6, 12> Joint::rate_gradient(std::span<const fem::NodeState> states) const {
   const Configuration<double> q = configuration_of(frames_, states);
   const Kinematics f = kinematics_of(frames_, def_, e_.tail<3>(), relative_rotation(
       kinematics_of(frames_, def_, Vec3::Zero(), Mat3::Identity()), q));
-  const Eigen::Matrix<double, 6, 12> B = two_frame::value_and_gradient<6>(q, f).second;
+  return two_frame::value_and_gradient<6>(q, f).second;
+}
+
+Eigen::Matrix<double, 6, 1> Joint::relative_rates(std::span<const fem::NodeState> states) const {
+  const Eigen::Matrix<double, 6, 12> B = rate_gradient(states);
   Vec12 v = Vec12::Zero();
   for (int k = 0; k < 2; ++k) {
     if (!frames_[k].node) continue;
@@ -442,6 +446,30 @@ Eigen::Matrix<double, 6, 1> Joint::relative_rates(std::span<const fem::NodeState
     v.segment<3>(6 * k + 3) = s.angular_velocity;
   }
   return B * v;
+}
+
+double Joint::law_rate(int k, double t) const {
+  const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+  if (!law.function) return 0.0;
+  if (law.kind == JointLawKind::PrescribedRate) return (*law.function)(t);
+  if (law.kind != JointLawKind::Prescribed) return 0.0;
+  const double dt = 1e-7 * std::max(1.0, std::abs(t));
+  return ((*law.function)(t + dt) - (*law.function)(t)) / dt;
+}
+
+void Joint::velocity_constraints(double t, std::span<const fem::NodeState> states,
+                                 std::vector<fem::VelocityConstraint>& out) const {
+  if (!active_at(t)) return;
+  const Eigen::Matrix<double, 6, 12> B = rate_gradient(states);
+  for (int k = 0; k < 6; ++k) {
+    const JointLawKind kind = def_.laws[static_cast<std::size_t>(k)].kind;
+    if (kind != JointLawKind::Prescribed && kind != JointLawKind::PrescribedRate) continue;
+    fem::VelocityConstraint c{reaction_, k, {}, law_rate(k, t)};
+    for (int n = 0; n < 2; ++n)
+      if (frames_[static_cast<std::size_t>(n)].node)
+        c.gradient.emplace_back(*frames_[static_cast<std::size_t>(n)].node, B.block<1, 6>(k, 6 * n));
+    out.push_back(std::move(c));
+  }
 }
 
 bool Joint::has_multiplier(int component) const {

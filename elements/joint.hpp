@@ -112,6 +112,14 @@ class Joint final : public fem::Element {
   void restore_history(std::span<const double>& in) override;
   void predict(const fem::StepState& s, fem::PredictionSink& out) const override;
   void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
+  /// Its held and driven components while active: B(q)'s rows (relative_rates) and the laws'
+  /// rates (law_rate).
+  void velocity_constraints(double t, std::span<const fem::NodeState> states,
+                            std::vector<fem::VelocityConstraint>& out) const override;
+  /// The rate component k's kinematic law prescribes at t: ė(t) for a rate drive, ġ(t) (a
+  /// one-sided difference: laws may be defined from t = 0 on only) for a prescribed motion, 0 for
+  /// an ideal constraint; 0 for other laws.
+  [[nodiscard]] double law_rate(int k, double t) const;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
   /// Output: a point of its own, frame B's joint point.
   std::optional<Vec3> output_point(std::span<const fem::NodeState> states) const override;
@@ -137,6 +145,8 @@ class Joint final : public fem::Element {
   /// Rates of the relative coordinates at the given state (node velocities and angular
   /// velocities): B(q) v.
   [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_rates(std::span<const fem::NodeState> states) const;
+  /// B(q): the gradient of the relative coordinates' rates with respect to (v_a, ω_a, v_b, ω_b).
+  [[nodiscard]] Eigen::Matrix<double, 6, 12> rate_gradient(std::span<const fem::NodeState> states) const;
   [[nodiscard]] bool active_at(double t) const { return t >= def_.active_from && t < def_.active_until; }
   /// A step is active when its middle is: the switch flips between steps, whatever the round-off
   /// in t_n (ten steps of 0.01 end at 0.09999999999999999).

@@ -66,6 +66,17 @@ class InertiaSink {
   virtual void add(const InertiaLump& lump) = 0;
 };
 
+/// One velocity constraint of an element at a state: a multiplier component that a kinematic
+/// law holds (an ideal constraint, a drive), the gradient of its relative coordinate with respect
+/// to the velocities and angular velocities of the element's nodes (ė = Σ g_n · (v_n, ω_n)), and
+/// the rate its law prescribes.
+struct VelocityConstraint {
+  BlockId multiplier;
+  int component = 0;
+  std::vector<std::pair<NodeId, Eigen::Matrix<double, 1, 6>>> gradient;
+  double rate = 0.0;  ///< [m/s or rad/s]
+};
+
 class Element {
  public:
   explicit Element(std::string name) : name_(std::move(name)) {}
@@ -91,6 +102,9 @@ class Element {
   virtual void stamp_rates(const StepState&, JacobianSink& /*mass*/, JacobianSink& /*damping*/) const {}
   /// The element's inertia as rigid lumps on its nodes (none for massless elements).
   virtual void inertia_lumps(InertiaSink&) const {}
+  /// Its velocity constraints at time t and the given states (solvers/velocity_projection.hpp
+  /// makes initial velocities meet them). Most elements have none.
+  virtual void velocity_constraints(double /*t*/, std::span<const NodeState>, std::vector<VelocityConstraint>&) const {}
 
   /// After convergence of a time element: update internal history. Most elements have none.
   virtual void commit(const StepState&) {}

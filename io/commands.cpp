@@ -199,6 +199,10 @@ int run_command(const RunOptions& options) {
         std::cerr << "catena: warning: the static equilibrium found is unstable (lowest eigenvalue of the "
                      "constrained stiffness "
                   << c.equilibrium_lowest_eigenvalue << " N/m): a small disturbance leaves it\n";
+      if (c.initial_velocity_change > 1e-9)
+        std::cerr << "catena: initial velocities made to meet the joints and drives: largest change "
+                  << c.initial_velocity_change << " m/s at " << c.initial_velocity_change_at
+                  << " (angular velocities count times the model's size)\n";
       if (!c.free_directions.empty())
         std::cerr << "catena: the static equilibrium leaves free, without stiffness (held by minimum-norm "
                      "corrections): "

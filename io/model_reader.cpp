@@ -41,7 +41,6 @@ fem::Model build(Cursor root) {
   reader::read_sensors(context);
   reader::apply_initial_velocity(context);
   reader::apply_planar(context);
-  reader::check_joint_velocities(context);
   if (context.model.analysis.type == fem::AnalysisType::Dynamic) reader::check_free_nodes_have_inertia(context);
   context.model.update_length_scale();
   return std::move(context.model);

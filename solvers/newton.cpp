@@ -12,6 +12,7 @@
 namespace catena::solvers {
 
 using assembly::check;
+using assembly::quietly;
 
 const char* solver_package(const std::string& name, int ranks) {
   // Of the pivoting packages, on one rank SuperLU beats the others at every size measured
@@ -54,16 +55,6 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-/// Runs a PETSc call whose errors are answers, not faults (a factorization of a singular
-/// matrix): returns its error code instead of letting PETSc print a traceback.
-template <class Call>
-PetscErrorCode quietly(Call call) {
-  check(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr), "PetscPushErrorHandler");
-  const PetscErrorCode code = call();
-  check(PetscPopErrorHandler(), "PetscPopErrorHandler");
-  return code;
 }
 
 }  // namespace

@@ -22,6 +22,11 @@ struct RunCounters {
   std::string equilibrium_stability;
   double equilibrium_lowest_eigenvalue = 0.0;
   std::string free_directions;
+  /// Dynamic runs with joints: the largest change the projection of the initial velocities onto
+  /// the joints' constraints made (solvers/velocity_projection.hpp) [m/s; angular ones times the
+  /// model's size], and where.
+  double initial_velocity_change = 0.0;
+  std::string initial_velocity_change_at;
   long cut_steps = 0;               ///< failed attempts answered by halving h
   long newton_iterations = 0;
   long residual_evaluations = 0;  ///< element passes that produced a residual
@@ -77,6 +82,10 @@ inline constexpr std::tuple run_counter_fields{
                          Carry::Afresh, Report::TrailingWhenSet},
     CounterField<std::string>{"free_directions", &RunCounters::free_directions, Carry::Afresh,
                               Report::TrailingWhenSet},
+    CounterField<double>{"initial_velocity_change", &RunCounters::initial_velocity_change, Carry::Afresh,
+                         Report::TrailingWhenSet},
+    CounterField<std::string>{"initial_velocity_change_at", &RunCounters::initial_velocity_change_at,
+                              Carry::Afresh, Report::TrailingWhenSet},
     CounterField<long>{"cut_steps", &RunCounters::cut_steps, Carry::Across, Report::Always},
     CounterField<long>{"newton_iterations", &RunCounters::newton_iterations, Carry::Across, Report::Always},
     CounterField<long>{"residual_evaluations", &RunCounters::residual_evaluations, Carry::Across, Report::Always},

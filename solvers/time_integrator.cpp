@@ -1,6 +1,7 @@
 #include "solvers/time_integrator.hpp"
 
 #include "solvers/element_histories.hpp"
+#include "solvers/velocity_projection.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -89,6 +90,13 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   } else {
     equilibrium_.check_redundancy(u);
     if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) equilibrium_.solve(u, 0.0, 1.0);
+    if (a.type == fem::AnalysisType::Dynamic && state_.has_multipliers()) {
+      // Velocities that meet the joints and their drives, closest to the given ones
+      // (solvers/velocity_projection.hpp).
+      const VelocityProjectionReport p = project_velocities(*model_, *tableau_, state_, 0.0);
+      counters_.initial_velocity_change = p.largest_change;
+      counters_.initial_velocity_change_at = p.where;
+    }
     const EnergyRecord e0 = energy(0.0);
     balance0_ = e0.balance();
     emit(0, e0, true, true);

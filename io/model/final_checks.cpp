@@ -1,5 +1,5 @@
-// What only the whole model shows: initial velocities that break a joint, and free unknowns
-// without inertia.
+// What only the whole model shows: free unknowns without inertia. (Initial velocities that break
+// a joint are made to meet it when the run starts: solvers/velocity_projection.hpp.)
 #include "io/model/section_readers.hpp"
 #include "io/model/values.hpp"
 #include "io/yaml_schema.hpp"
@@ -26,39 +26,6 @@ std::string list_components(const std::array<bool, N>& which, std::span<const st
 }
 
 }  // namespace
-
-void check_joint_velocities(ModelContext& context) {
-  fem::Model& model = context.model;
-  model.update_length_scale();
-  const double L = model.length_scale;
-  double speed = 0.0;
-  for (const fem::NodeState& s : model.initial_state)
-    speed = std::max({speed, s.velocity.norm(), s.angular_velocity.norm() * L});
-  for (const auto& [joint, cursor] : context.joints) {
-    const Eigen::Matrix<double, 6, 1> rates = joint->relative_rates(model.initial_state);
-    for (std::size_t k = 0; k < 6; ++k) {
-      const elements::JointLaw& law = joint->definition().laws[k];
-      double expected = 0.0;
-      if (law.kind == elements::JointLawKind::PrescribedRate) {
-        expected = law.function ? (*law.function)(0.0) : 0.0;
-      } else if (law.kind == elements::JointLawKind::Prescribed) {
-        const double dt = 1e-7;  // one-sided: laws may be defined from t = 0 on only
-        if (law.function) expected = ((*law.function)(dt) - (*law.function)(0.0)) / dt;
-      } else {
-        continue;
-      }
-      const bool rotation = k >= 3;
-      const double rate = rates[static_cast<Eigen::Index>(k)];
-      const double tolerance = 1e-6 * ((1.0 + speed) / (rotation ? L : 1.0) + std::abs(expected));
-      if (std::abs(rate - expected) > tolerance)
-        cursor.fail("joint '" + joint->name() + "': the initial velocities make component " +
-                    std::string(schema::joint_components[k]) + " change at " + format_number(rate) +
-                    (rotation ? " rad/s" : " m/s") + " where its law gives " + format_number(expected) +
-                    "; expected initial velocities that respect the joint (a rigid field initial_velocity, or "
-                    "matching node velocities)");
-    }
-  }
-}
 
 void check_free_nodes_have_inertia(const ModelContext& context) {
   const fem::Model& model = context.model;

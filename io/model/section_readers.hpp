@@ -82,9 +82,6 @@ void read_analysis(ModelContext& context);
 void read_output(ModelContext& context);
 
 // final_checks.cpp: what only the whole model shows.
-/// Initial velocities must respect every joint: a prescribed component must start changing at
-/// the rate its law gives at t = 0.
-void check_joint_velocities(ModelContext& context);
 /// Dynamic analyses: every free translation needs mass, every free rotation rotary inertia or a
 /// beam (otherwise the Newton matrix is singular).
 void check_free_nodes_have_inertia(const ModelContext& context);

@@ -1,0 +1,191 @@
+#include "solvers/velocity_projection.hpp"
+
+#include "solvers/newton.hpp"
+#include "solvers/redundancy.hpp"
+#include "solvers/solver_failure.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace catena::solvers {
+
+using assembly::check;
+using assembly::quietly;
+
+namespace {
+
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+
+fem::Mat3 skew(const fem::Vec3& c) {
+  fem::Mat3 s;
+  s << 0, -c.z(), c.y(), c.z(), 0, -c.x(), -c.y(), c.x(), 0;
+  return s;
+}
+
+/// Each node's mass matrix in (v, ω), global axes, from the elements' lumps: a lump of mass m
+/// with its centre at c (global, from the node) and inertia I about it has kinetic energy
+/// ½ m |v − [c]ₓ ω|² + ½ ωᵀ I ω.
+std::vector<Mat6> node_masses(const fem::Model& model, std::span<const fem::NodeState> states) {
+  struct Sink final : fem::InertiaSink {
+    std::vector<fem::InertiaLump> lumps;
+    void add(const fem::InertiaLump& lump) override { lumps.push_back(lump); }
+  } sink;
+  for (const auto& e : model.elements) e->inertia_lumps(sink);
+  std::vector<Mat6> M(model.nodes.size(), Mat6::Zero());
+  for (const fem::InertiaLump& lump : sink.lumps) {
+    const fem::Mat3 R = states[static_cast<std::size_t>(lump.node.index)].orientation.toRotationMatrix();
+    const fem::Mat3 C = skew(R * lump.offset);
+    Mat6& m = M[static_cast<std::size_t>(lump.node.index)];
+    m.topLeftCorner<3, 3>() += lump.mass * fem::Mat3::Identity();
+    m.topRightCorner<3, 3>() -= lump.mass * C;
+    m.bottomLeftCorner<3, 3>() += lump.mass * C;  // (−m C)ᵀ = m C: C is skew
+    m.bottomRightCorner<3, 3>() += lump.mass * C.transpose() * C + R * lump.inertia * R.transpose();
+  }
+  return M;
+}
+
+/// A node's six global unknowns (velocity, then angular velocity; fem::fixed_dof where held).
+std::array<PetscInt, 6> node_dofs(const fem::DofMap& map, const fem::Node& node) {
+  std::array<PetscInt, 6> d;
+  d.fill(fem::fixed_dof);
+  const auto x = map.dofs(node.displacement);
+  for (int c = 0; c < 3; ++c) d[static_cast<std::size_t>(c)] = x[static_cast<std::size_t>(c)];
+  if (node.rotation.valid()) {
+    const auto r = map.dofs(node.rotation);
+    for (int c = 0; c < 3; ++c) d[static_cast<std::size_t>(3 + c)] = r[static_cast<std::size_t>(c)];
+  }
+  return d;
+}
+
+}  // namespace
+
+VelocityProjectionReport project_velocities(const fem::Model& model, assembly::Tableau& tableau,
+                                            CommittedState& state, double t) {
+  VelocityProjectionReport report;
+  const std::span<fem::NodeState> states = state.states();
+  const fem::DofMap& map = tableau.global_map();
+  std::vector<fem::VelocityConstraint> constraints;
+  for (const auto& e : model.elements) e->velocity_constraints(t, states, constraints);
+  std::erase_if(constraints, [&](const fem::VelocityConstraint& c) {
+    return map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)] == fem::fixed_dof;
+  });
+  report.constraints = static_cast<int>(constraints.size());
+  if (constraints.empty()) return report;
+
+  const std::vector<Mat6> M = node_masses(model, states);
+  const PetscInt first = tableau.first_owned(), last = first + tableau.n_owned();
+  auto owned = [&](PetscInt row) { return row >= first && row < last; };
+  // Rows without inertia: 1e-12 of the largest diagonal of their kind (translation, rotation).
+  double largest[2] = {0.0, 0.0};
+  for (const Mat6& m : M)
+    for (int k = 0; k < 6; ++k) largest[k / 3] = std::max(largest[k / 3], m(k, k));
+  Mat A_raw = nullptr;
+  check(MatDuplicate(tableau.jacobian(), MAT_DO_NOT_COPY_VALUES, &A_raw), "MatDuplicate");
+  const assembly::MatHandle A(A_raw);
+  check(MatZeroEntries(A), "MatZeroEntries");
+  const assembly::VecHandle rhs = tableau.create_vector();
+  const assembly::VecHandle solution = tableau.create_vector();
+  check(VecZeroEntries(rhs), "VecZeroEntries");
+  for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+    const std::array<PetscInt, 6> d = node_dofs(map, model.nodes[n]);
+    Mat6 m = M[n];
+    for (int k = 0; k < 6; ++k) m(k, k) = std::max(m(k, k), 1e-12 * largest[k / 3]);
+    Vec6 v0;
+    v0 << states[n].velocity, states[n].angular_velocity;
+    const Vec6 p = m * v0;
+    for (int i = 0; i < 6; ++i) {
+      const PetscInt row = d[static_cast<std::size_t>(i)];
+      if (row == fem::fixed_dof || !owned(row)) continue;
+      check(VecSetValue(rhs, row, p(i), INSERT_VALUES), "VecSetValue");
+      for (int j = 0; j < 6; ++j) {
+        const PetscInt col = d[static_cast<std::size_t>(j)];
+        if (col != fem::fixed_dof && m(i, j) != 0.0)
+          check(MatSetValue(A, row, col, m(i, j), ADD_VALUES), "MatSetValue");
+      }
+    }
+  }
+  // Multiplier rows that hold no velocity constraint (springs, free components with a force)
+  // take an identity row: their μ is zero.
+  std::vector<bool> constrained(static_cast<std::size_t>(tableau.n_global()), false);
+  for (const fem::VelocityConstraint& c : constraints)
+    constrained[static_cast<std::size_t>(map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)])] = true;
+  for (PetscInt row = first; row < last; ++row)
+    if (tableau.row_kind(row) == fem::UnknownKind::Multiplier && !constrained[static_cast<std::size_t>(row)])
+      check(MatSetValue(A, row, row, 1.0, ADD_VALUES), "MatSetValue");
+  // G and Gᵀ, each constraint by the rank that owns its row.
+  for (const fem::VelocityConstraint& c : constraints) {
+    const PetscInt row = map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)];
+    if (!owned(row)) continue;
+    check(VecSetValue(rhs, row, c.rate, INSERT_VALUES), "VecSetValue");
+    for (const auto& [node, g] : c.gradient) {
+      const std::array<PetscInt, 6> d = node_dofs(map, model.nodes[static_cast<std::size_t>(node.index)]);
+      for (int j = 0; j < 6; ++j) {
+        const PetscInt col = d[static_cast<std::size_t>(j)];
+        if (col == fem::fixed_dof || g(j) == 0.0) continue;
+        check(MatSetValue(A, row, col, g(j), ADD_VALUES), "MatSetValue");
+        check(MatSetValue(A, col, row, g(j), ADD_VALUES), "MatSetValue");
+      }
+    }
+  }
+  check(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  check(VecAssemblyBegin(rhs), "VecAssemblyBegin");
+  check(VecAssemblyEnd(rhs), "VecAssemblyEnd");
+
+  KSP ksp_raw = nullptr;
+  check(KSPCreate(tableau.comm(), &ksp_raw), "KSPCreate");
+  const assembly::Handle<KSP, KSPDestroy> ksp(ksp_raw);
+  int ranks = 1;
+  MPI_Comm_size(tableau.comm(), &ranks);
+  configure_direct_solve(ksp, solver_package("auto", ranks));
+  check(KSPSetOperators(ksp, A, A), "KSPSetOperators");
+  const PetscErrorCode code = quietly([&] { return KSPSolve(ksp, rhs, solution); });
+  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+  if (code == 0) check(KSPGetConvergedReason(ksp, &reason), "KSPGetConvergedReason");
+  if (code != 0 || reason < 0) {
+    std::string msg =
+        "the initial velocities cannot be made to meet the joints: their velocity constraints and drives "
+        "contradict each other (or drive a loop that cannot move)";
+    const std::vector<std::string> dependent = dependent_unknowns(tableau, A);
+    if (!dependent.empty()) {
+      msg += "; dependent: ";
+      for (std::size_t k = 0; k < dependent.size(); ++k) msg += (k ? ", " : "") + dependent[k];
+    }
+    throw SolverFailure(msg, t);
+  }
+  std::vector<double> x;
+  tableau.gather_all(solution, x);
+  const double L = model.length_scale;
+  for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+    const std::array<PetscInt, 6> d = node_dofs(map, model.nodes[n]);
+    fem::NodeState& s = states[n];
+    for (int i = 0; i < 6; ++i) {
+      const PetscInt dof = d[static_cast<std::size_t>(i)];
+      if (dof == fem::fixed_dof) continue;
+      double& value = i < 3 ? s.velocity[i] : s.angular_velocity[i - 3];
+      const double change = std::abs(x[static_cast<std::size_t>(dof)] - value) * (i < 3 ? 1.0 : L);
+      if (change > report.largest_change) {
+        report.largest_change = change;
+        report.where = "node '" + model.nodes[n].name + (i < 3 ? "' velocity" : "' angular velocity");
+      }
+      value = x[static_cast<std::size_t>(dof)];
+    }
+  }
+  for (const fem::VelocityConstraint& c : constraints) {
+    double rate = 0.0;
+    for (const auto& [node, g] : c.gradient) {
+      const fem::NodeState& s = states[static_cast<std::size_t>(node.index)];
+      Vec6 v;
+      v << s.velocity, s.angular_velocity;
+      rate += g.dot(v);
+    }
+    report.largest_violation = std::max(report.largest_violation, std::abs(rate - c.rate));
+  }
+  return report;
+}
+
+}  // namespace catena::solvers
