@@ -60,6 +60,9 @@ struct AnalysisSettings {
   /// (reached by raising them from 0 in adaptive increments) instead of the given positions;
   /// the given velocities are kept.
   bool initial_equilibrium = false;
+  /// Static analyses: the weights grow with the load parameter, gravity · t / t_end (a structure
+  /// followed along its load path under its own weight); false: in full from the first increment.
+  bool ramp_gravity = false;
   LinearizedSettings linearized;  ///< eigen and buckling analyses only
 };
 

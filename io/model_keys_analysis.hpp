@@ -32,6 +32,10 @@ inline constexpr std::array analysis_keys{
              "on several: the fastest measured, bench/README.md), `mumps`, `klu` (small models only: 35 s per "
              "factorization on a 1 000-body chain), `umfpack`, `superlu` or `petsc` (the same as `auto` on one "
              "rank)"},
+    ModelKey{"analysis", "ramp_gravity", "no", "", "`false`", "true or false",
+             "static only: the weights grow with the load parameter, gravity × t / t_end, so that a structure is "
+             "followed along its load path under its own weight (load increments can then help it); `false`: "
+             "gravity in full from the first increment (a mechanism's equilibrium seldom depends on its size)"},
     ModelKey{"analysis", "initial_equilibrium", "no", "", "`false`", "true or false",
              "dynamic only: start from the static equilibrium under the loads and weights at t = 0 instead of the "
              "given positions (velocities are kept). A model with joints is solved at the full loads as a static "

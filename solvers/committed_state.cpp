@@ -3,6 +3,7 @@
 #include "fem/step_rotation.hpp"
 #include "solvers/integrator_state.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace catena::solvers {
@@ -46,7 +47,7 @@ fem::TimeElement CommittedState::time_element(double t, double h) const {
 
 fem::StepState CommittedState::describe(const fem::TimeElement& time) const {
   fem::StepState s{time, model_->nodes, states_, {}, nullptr};
-  s.gravity = model_->gravity;
+  s.gravity = gravity_at(time.phase == fem::StepPhase::LoadIncrement ? time.t_end() : model_->analysis.t_end);
   // A new name for every description: whoever changes the states or the elements' histories
   // (a commit, a restore, a relaxation round) describes the next time element afresh.
   s.start_id = fem::new_start_id();
@@ -165,10 +166,17 @@ void CommittedState::commit(fem::StepState s, Vec u, Work work) {
 }
 
 
+fem::Vec3 CommittedState::gravity_at(double t) const {
+  const fem::AnalysisSettings& a = model_->analysis;
+  if (a.type != fem::AnalysisType::Static || !a.ramp_gravity) return model_->gravity;
+  return model_->gravity * std::clamp(t / a.t_end, 0.0, 1.0);
+}
+
 EnergyRecord CommittedState::energy(double t) const {
+  const fem::Vec3 gravity = gravity_at(t);
   std::vector<fem::StateEnergy> slots(static_cast<std::size_t>(tableau_->n_element_slots()));
   tableau_->for_each_local_element([&](int slot, std::size_t e) {
-    model_->elements[e]->add_energy(states_, model_->gravity, slots[static_cast<std::size_t>(slot)]);
+    model_->elements[e]->add_energy(states_, gravity, slots[static_cast<std::size_t>(slot)]);
   });
   fem::StateEnergy local;
   for (const fem::StateEnergy& part : slots) local += part;

@@ -56,6 +56,9 @@ class CommittedState {
   /// The time steps after a static equilibrium start their predictor afresh.
   void forget_last_increment() { last_increment_h_ = 0.0; }
 
+  /// The gravity the steps are stamped under at t: the model's, scaled by t / t_end in a static
+  /// analysis with `ramp_gravity`.
+  [[nodiscard]] fem::Vec3 gravity_at(double t) const;
   /// Energies and momenta of the states at t, and the work accumulated so far (collective:
   /// every rank sums its elements).
   [[nodiscard]] EnergyRecord energy(double t) const;

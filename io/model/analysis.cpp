@@ -90,6 +90,11 @@ void read_analysis(ModelContext& context) {
     a.newton_tolerance = read_number(*tol, parameters, Quantity{"Newton tolerance", "", Bound::Positive});
   if (const auto solver = c.find("linear_solver"))
     a.linear_solver = std::string(linear_solvers[read_choice(*solver, linear_solvers, "a linear solver")]);
+  if (const auto ramp = c.find("ramp_gravity")) {
+    a.ramp_gravity = read_bool(*ramp, "true or false");
+    if (a.ramp_gravity && a.type != fem::AnalysisType::Static)
+      ramp->fail("expected ramp_gravity only in a static analysis (t is its load parameter); found true");
+  }
   if (const auto eq = c.find("initial_equilibrium")) {
     a.initial_equilibrium = read_bool(*eq, "true or false");
     if (a.initial_equilibrium && a.type == fem::AnalysisType::Static)

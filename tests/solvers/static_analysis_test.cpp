@@ -1,5 +1,6 @@
 // Static analysis (load stepping through the time integrator with the Static stamping) and the
-// static equilibrium that can start a dynamic run, on hand-built beam cantilevers.
+// static equilibrium that can start a dynamic run, on hand-built beam cantilevers; gravity
+// ramped with the load parameter.
 #include "assembly/tableau.hpp"
 #include "elements/beam.hpp"
 #include "elements/nodal_load.hpp"
@@ -134,6 +135,36 @@ TEST(StaticAnalysis, InitialEquilibriumOfAFreeBodyFailsWithAMessage) {
     EXPECT_NE(std::string(e.what()).find("initial equilibrium"), std::string::npos) << e.what();
   } catch (const std::exception& e) {
     FAIL() << "expected a SolverFailure, got: " << e.what();
+  }
+}
+
+TEST(StaticAnalysis, RampedGravityFollowsTheLoadPathOfTheWeight) {
+  // Far beyond the linear range (tip 1.5 m down on a 2 m cantilever), gravity ramped over four
+  // increments: the state at t = k/4 is the equilibrium under k/4 of the weight (an unramped
+  // analysis with g scaled so), and the last one the full weight's; the potential is the weight's
+  // at that level.
+  const Vec3 g(0, -9.81, 0);
+  fem::Model ramped = cantilever(8, g);
+  ramped.analysis.type = fem::AnalysisType::Static;
+  ramped.analysis.dt = 0.25;
+  ramped.analysis.t_end = 1.0;
+  ramped.analysis.ramp_gravity = true;
+  const Result r = run(ramped);
+  ASSERT_EQ(r.rec.rows.size(), 5u);
+  for (int k = 1; k <= 4; ++k) {
+    fem::Model full = cantilever(8, g * (k / 4.0));
+    full.analysis.type = fem::AnalysisType::Static;
+    full.analysis.dt = 1.0;
+    full.analysis.t_end = 1.0;
+    const Result f = run(full);
+    const auto& row = r.rec.rows[static_cast<std::size_t>(k)];
+    EXPECT_NEAR(row.t, k / 4.0, 1e-12);
+    EXPECT_LT((row.states[tip(ramped).index].position - f.rec.rows.back().states[tip(full).index].position).norm(),
+              1e-9)
+        << "k = " << k;
+    EXPECT_NEAR(row.energy.state.potential, f.rec.rows.back().energy.state.potential,
+                1e-9 * std::abs(f.rec.rows.back().energy.state.potential))
+        << "k = " << k;
   }
 }
 
