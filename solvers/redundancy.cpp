@@ -1,5 +1,7 @@
 #include "solvers/redundancy.hpp"
 
+#include "fem/constraint_rank.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -25,18 +27,10 @@ std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Ma
   Eigen::MatrixXd A = Eigen::Map<const Eigen::MatrixXd>(a, n, n);  // PETSc dense is column-major
   MatDenseRestoreArrayRead(dense, &a);
   MatDestroy(&dense);
-  // Rows of inertia (2m/h²), stiffness and kinematics differ by orders of magnitude: equilibrate.
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double r = A.row(i).cwiseAbs().maxCoeff();
-    if (r > 0.0) A.row(i) /= r;
-  }
-  for (Eigen::Index j = 0; j < n; ++j) {
-    const double c = A.col(j).cwiseAbs().maxCoeff();
-    if (c > 0.0) A.col(j) /= c;
-  }
+  fem::equilibrate(A);
   // Rank-revealing QR with column pivoting, LAPACK's blocked dgeqp3 (Eigen's unblocked one took
-  // 0.5 s of a one-step run at 1 440 unknowns); columns whose pivots fall below 1e-10 of the
-  // largest depend on the others.
+  // 0.5 s of a one-step run at 1 440 unknowns); columns whose pivots fall below
+  // fem::dependent_pivot of the largest depend on the others.
   const int size = static_cast<int>(n);
   std::vector<int> pivots(static_cast<std::size_t>(n), 0);  // 0: every column free to move
   std::vector<double> tau(static_cast<std::size_t>(n));
@@ -49,7 +43,7 @@ std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Ma
   if (info != 0) return {};
   const double largest = A.diagonal().cwiseAbs().maxCoeff();
   Eigen::Index rank = 0;
-  for (Eigen::Index k = 0; k < n; ++k) rank += std::abs(A(k, k)) > 1e-10 * largest ? 1 : 0;
+  for (Eigen::Index k = 0; k < n; ++k) rank += std::abs(A(k, k)) > fem::dependent_pivot * largest ? 1 : 0;
   std::vector<std::string> out;  // the columns pivoted last (dgeqp3's indices count from 1)
   for (Eigen::Index k = rank; k < n; ++k) out.push_back(tableau.row_name(pivots[static_cast<std::size_t>(k)] - 1));
   return out;

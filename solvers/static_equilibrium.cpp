@@ -1,5 +1,6 @@
 #include "solvers/static_equilibrium.hpp"
 
+#include "fem/constraint_rank.hpp"
 #include "solvers/equilibrium_stability.hpp"
 #include "solvers/pseudo_transient.hpp"
 #include "solvers/redundancy.hpp"
@@ -17,28 +18,16 @@ StaticEquilibrium::StaticEquilibrium(fem::Model& model, assembly::Tableau& table
                                      CommittedState& state, RunCounters& counters)
     : model_(&model), tableau_(&tableau), newton_(&newton), state_(&state), counters_(&counters) {}
 
-double StaticEquilibrium::mechanism_time_scale() const {
-  const double g = model_->gravity.norm();
-  return 0.1 * (g > 0.0 ? std::sqrt(model_->length_scale / g) : model_->analysis.dt);
-}
-
 void StaticEquilibrium::check_redundancy(Vec u) {
   if (!state_->has_multipliers()) return;
-  // On a dynamic step's matrix whatever the analysis: with inertia on the node rows, only the
-  // constraints' multipliers can leave it singular. A static tangent is also singular along a
-  // mechanism's free directions (a pendulum started horizontal), which are not redundant
-  // constraints: a static analysis of a pendulum was refused as an over-constrained loop.
-  const double h = model_->analysis.type == fem::AnalysisType::Dynamic ? model_->analysis.dt : mechanism_time_scale();
-  const fem::StepState s = state_->describe(fem::TimeElement::dynamic_step(0.0, h, model_->analysis.scheme));
+  // On a dynamic step's matrix whatever the analysis (fem/constraint_rank.hpp says why).
+  const fem::StepState s =
+      state_->describe(fem::TimeElement::dynamic_step(0.0, fem::rank_test_step(*model_), model_->analysis.scheme));
   state_->predict(s.time, u);
   tableau_->assemble_jacobian(s, u, tableau_->jacobian());
   const std::vector<std::string> dependent = dependent_unknowns(*tableau_, tableau_->jacobian());
   if (dependent.empty()) return;
-  std::string msg = "the Newton matrix is singular at t = 0: " + std::to_string(dependent.size()) +
-                    " unknown(s) cannot be determined (";
-  for (std::size_t k = 0; k < dependent.size(); ++k) msg += (k ? ", " : "") + dependent[k];
-  msg += "); these joints' constraints are redundant (an over-constrained loop): free those components, "
-         "e.g. use a spherical or cylindrical joint for one joint of a planar loop, or run the model with planar";
+  const std::string msg = fem::redundancy_message(dependent);
   throw SolverFailure(msg, 0.0);
 }
 
@@ -51,7 +40,7 @@ Vec StaticEquilibrium::pseudo_mass() {
   pseudo_mass_ = tableau_->create_vector();
   const assembly::VecHandle u = tableau_->create_vector();
   state_->linearization_point(u);
-  tableau_->assemble_jacobian(state_->describe(fem::TimeElement::dynamic_step(0.0, mechanism_time_scale(),
+  tableau_->assemble_jacobian(state_->describe(fem::TimeElement::dynamic_step(0.0, fem::mechanism_time_scale(*model_),
                                                                               model_->analysis.scheme)),
                               u, tableau_->jacobian());
   check(MatGetDiagonal(tableau_->jacobian(), pseudo_mass_), "MatGetDiagonal");

@@ -50,9 +50,6 @@ class StaticEquilibrium {
   /// Records in the counters whether the equilibrium u of `time` is stable and which directions
   /// it leaves free (solvers/equilibrium_stability.hpp).
   void assess_stability(const fem::TimeElement& time, Vec u);
-  /// A tenth of √(L/g), the time scale of a mechanism of the model's length L swinging under
-  /// gravity (the analysis' dt without gravity) [s].
-  [[nodiscard]] double mechanism_time_scale() const;
 
   fem::Model* model_;
   assembly::Tableau* tableau_;

@@ -215,6 +215,39 @@ TEST(Cli, CheckPrintsUnknownsAndNonZeros) {
   EXPECT_NE(r.output.find("non-zeros"), std::string::npos) << r.output;
 }
 
+TEST(Cli, CheckTestsAModelsJointsForRedundantConstraints) {
+  // A planar four-bar of revolute joints in 3D is over-constrained three times: `check` refuses
+  // it (exit 2) naming the reactions, as `run` does; with `planar: xy` it is valid, and says so.
+  const std::string four_bar = R"yaml(name: four-bar
+nodes:
+  - {name: crank, position: [0, 0.5, 0]}
+  - {name: coupler, position: [1, 1, 0]}
+  - {name: rocker, position: [2, 0.5, 0]}
+rigid_bodies:
+  - {name: b1, node: crank, mass: 1, inertia: [0.08, 0.001, 0.08]}
+  - {name: b2, node: coupler, mass: 2, inertia: [0.001, 0.6, 0.6]}
+  - {name: b3, node: rocker, mass: 1, inertia: [0.08, 0.001, 0.08]}
+joints:
+  - {name: A, kind: revolute, node: crank, at: [0, 0, 0]}
+  - {name: B, kind: revolute, nodes: [crank, coupler], at: [0, 1, 0]}
+  - {name: C, kind: revolute, nodes: [coupler, rocker], at: [2, 1, 0]}
+  - {name: D, kind: revolute, node: rocker, at: [2, 0, 0]}
+analysis: {dt: 0.01, t_end: 1}
+)yaml";
+  const fs::path dir = fresh_dir("check_redundancy");
+  fs::create_directories(dir);
+  std::ofstream(dir / "spatial.yaml") << four_bar;
+  std::ofstream(dir / "planar.yaml") << four_bar << "planar: xy\n";
+  const Result spatial = run("check " + (dir / "spatial.yaml").string());
+  EXPECT_EQ(spatial.code, 2) << spatial.output;
+  EXPECT_NE(spatial.output.find("3 unknown(s) cannot be determined"), std::string::npos) << spatial.output;
+  EXPECT_NE(spatial.output.find("joint '"), std::string::npos) << spatial.output;
+  EXPECT_EQ(spatial.output.find("is valid"), std::string::npos) << spatial.output;
+  const Result planar = run("check " + (dir / "planar.yaml").string());
+  EXPECT_EQ(planar.code, 0) << planar.output;
+  EXPECT_NE(planar.output.find("constraints independent"), std::string::npos) << planar.output;
+}
+
 /// The output of a shell command (stdout and stderr) and its exit code.
 Result shell(const std::string& command) {
   const fs::path log = fresh_dir("shell") += ".log";

@@ -1,0 +1,72 @@
+#include "fem/constraint_rank.hpp"
+
+#include "fem/dense_sinks.hpp"
+
+#include <Eigen/QR>
+
+#include <cmath>
+
+namespace catena::fem {
+
+double mechanism_time_scale(const Model& model) {
+  const double g = model.gravity.norm();
+  return 0.1 * (g > 0.0 ? std::sqrt(model.length_scale / g) : model.analysis.dt);
+}
+
+double rank_test_step(const Model& model) {
+  return model.analysis.type == AnalysisType::Dynamic ? model.analysis.dt : mechanism_time_scale(model);
+}
+
+void equilibrate(Eigen::MatrixXd& A) {
+  for (Eigen::Index i = 0; i < A.rows(); ++i) {
+    const double r = A.row(i).cwiseAbs().maxCoeff();
+    if (r > 0.0) A.row(i) /= r;
+  }
+  for (Eigen::Index j = 0; j < A.cols(); ++j) {
+    const double c = A.col(j).cwiseAbs().maxCoeff();
+    if (c > 0.0) A.col(j) /= c;
+  }
+}
+
+std::optional<std::vector<std::string>> redundant_unknowns(const Model& model, int max_unknowns) {
+  const int n = model.registry.n_free_dofs();
+  if (n > max_unknowns) return std::nullopt;
+  std::vector<std::string> out;
+  if (n == 0) return out;
+  const DofMap map = model.registry.sequential_numbering();
+  std::vector<std::string> names(static_cast<std::size_t>(n));
+  for (std::size_t b = 0; b < model.registry.n_blocks(); ++b) {
+    const BlockInfo& block = model.registry.blocks()[b];
+    const auto dofs = map.dofs(BlockId{static_cast<std::int32_t>(b)});
+    for (std::size_t c = 0; c < dofs.size(); ++c)
+      if (dofs[c] != fixed_dof) names[static_cast<std::size_t>(dofs[c])] = block.row_name(static_cast<int>(c));
+  }
+  // The matrix of a dynamic step from rest at the initial state, every unknown at zero.
+  const std::vector<double> trial(static_cast<std::size_t>(n), 0.0);
+  StepState s{TimeElement::dynamic_step(0.0, rank_test_step(model), model.analysis.scheme), model.nodes,
+              model.initial_state, trial, &map};
+  s.gravity = model.gravity;
+  DenseResidual residual(map, n);
+  DenseJacobian jacobian(map, n);
+  for (const auto& e : model.elements) e->stamp(s, residual, jacobian);
+  Eigen::MatrixXd& A = jacobian.J;
+  equilibrate(A);
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(A);
+  const Eigen::VectorXd pivots = qr.matrixR().diagonal().cwiseAbs();
+  const double largest = pivots.size() ? pivots.maxCoeff() : 0.0;
+  for (Eigen::Index k = 0; k < pivots.size(); ++k)
+    if (pivots(k) <= dependent_pivot * largest)
+      out.push_back(names[static_cast<std::size_t>(qr.colsPermutation().indices()(k))]);
+  return out;
+}
+
+std::string redundancy_message(const std::vector<std::string>& dependent) {
+  std::string msg = "the Newton matrix is singular at t = 0: " + std::to_string(dependent.size()) +
+                    " unknown(s) cannot be determined (";
+  for (std::size_t k = 0; k < dependent.size(); ++k) msg += (k ? ", " : "") + dependent[k];
+  msg += "); these joints' constraints are redundant (an over-constrained loop): free those components, "
+         "e.g. use a spherical or cylindrical joint for one joint of a planar loop, or run the model with planar";
+  return msg;
+}
+
+}  // namespace catena::fem
