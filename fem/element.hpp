@@ -102,7 +102,7 @@ class Element {
   virtual void stamp_rates(const StepState&, JacobianSink& /*mass*/, JacobianSink& /*damping*/) const {}
   /// The element's inertia as rigid lumps on its nodes (none for massless elements).
   virtual void inertia_lumps(InertiaSink&) const {}
-  /// Its velocity constraints at time t and the given states (solvers/velocity_projection.hpp
+  /// Its velocity constraints at time t and the given states (solvers/consistent_start.hpp
   /// makes initial velocities meet them). Most elements have none.
   virtual void velocity_constraints(double /*t*/, std::span<const NodeState>, std::vector<VelocityConstraint>&) const {}
 

@@ -23,7 +23,7 @@ struct RunCounters {
   double equilibrium_lowest_eigenvalue = 0.0;
   std::string free_directions;
   /// Dynamic runs with joints: the largest change the projection of the initial velocities onto
-  /// the joints' constraints made (solvers/velocity_projection.hpp) [m/s; angular ones times the
+  /// the joints' constraints made (solvers/consistent_start.hpp) [m/s; angular ones times the
   /// model's size], and where.
   double initial_velocity_change = 0.0;
   std::string initial_velocity_change_at;

@@ -1,7 +1,7 @@
 #include "solvers/time_integrator.hpp"
 
 #include "solvers/element_histories.hpp"
-#include "solvers/velocity_projection.hpp"
+#include "solvers/consistent_start.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -89,10 +89,11 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     successes = resume->successes;
   } else {
     equilibrium_.check_redundancy(u);
+    // A dynamic run with joints starts from velocities that meet them, the closest to the given
+    // ones (solvers/consistent_start.hpp; positions meet them by construction).
+    const bool consistent_start = a.type == fem::AnalysisType::Dynamic && state_.has_multipliers();
     if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) equilibrium_.solve(u, 0.0, 1.0);
-    if (a.type == fem::AnalysisType::Dynamic && state_.has_multipliers()) {
-      // Velocities that meet the joints and their drives, closest to the given ones
-      // (solvers/velocity_projection.hpp).
+    if (consistent_start) {
       const VelocityProjectionReport p = project_velocities(*model_, *tableau_, state_, 0.0);
       counters_.initial_velocity_change = p.largest_change;
       counters_.initial_velocity_change_at = p.where;

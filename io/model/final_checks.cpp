@@ -1,5 +1,5 @@
 // What only the whole model shows: free unknowns without inertia. (Initial velocities that break
-// a joint are made to meet it when the run starts: solvers/velocity_projection.hpp.)
+// a joint are made to meet it when the run starts: solvers/consistent_start.hpp.)
 #include "io/model/section_readers.hpp"
 #include "io/model/values.hpp"
 #include "io/yaml_schema.hpp"

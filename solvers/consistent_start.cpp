@@ -1,4 +1,4 @@
-#include "solvers/velocity_projection.hpp"
+#include "solvers/consistent_start.hpp"
 
 #include "solvers/newton.hpp"
 #include "solvers/redundancy.hpp"
@@ -6,8 +6,11 @@
 
 #include <Eigen/Core>
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 namespace catena::solvers {
@@ -61,25 +64,35 @@ std::array<PetscInt, 6> node_dofs(const fem::DofMap& map, const fem::Node& node)
   return d;
 }
 
-}  // namespace
-
-VelocityProjectionReport project_velocities(const fem::Model& model, assembly::Tableau& tableau,
-                                            CommittedState& state, double t) {
-  VelocityProjectionReport report;
-  const std::span<fem::NodeState> states = state.states();
+/// The kinematic constraints of the model's elements at t and `states` that are unknowns of the
+/// tableau (a planar model's released components are not).
+std::vector<fem::VelocityConstraint> constraints_at(const fem::Model& model, const assembly::Tableau& tableau,
+                                                    std::span<const fem::NodeState> states, double t) {
   const fem::DofMap& map = tableau.global_map();
   std::vector<fem::VelocityConstraint> constraints;
   for (const auto& e : model.elements) e->velocity_constraints(t, states, constraints);
   std::erase_if(constraints, [&](const fem::VelocityConstraint& c) {
     return map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)] == fem::fixed_dof;
   });
-  report.constraints = static_cast<int>(constraints.size());
-  if (constraints.empty()) return report;
+  return constraints;
+}
 
+PetscInt row_of(const fem::DofMap& map, const fem::VelocityConstraint& c) {
+  return map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)];
+}
+
+/// Solves [M Gᵀ; G 0] [x; μ] = [M x₀; b] for every node's (translation, rotation) x: the x
+/// closest to x₀ in M's metric with G x = b, b[c] = `target(c)`. M from the lumps at `states`,
+/// each row at least 1e-12 of the largest of its kind. Returns x in global numbering (node
+/// rows), on every rank. Throws SolverFailure when the system is singular.
+std::vector<double> closest(const fem::Model& model, assembly::Tableau& tableau, std::span<const fem::NodeState> states,
+                            const std::vector<fem::VelocityConstraint>& constraints,
+                            const std::vector<Vec6>& x0, const std::function<double(const fem::VelocityConstraint&)>& target,
+                            double t) {
+  const fem::DofMap& map = tableau.global_map();
   const std::vector<Mat6> M = node_masses(model, states);
   const PetscInt first = tableau.first_owned(), last = first + tableau.n_owned();
   auto owned = [&](PetscInt row) { return row >= first && row < last; };
-  // Rows without inertia: 1e-12 of the largest diagonal of their kind (translation, rotation).
   double largest[2] = {0.0, 0.0};
   for (const Mat6& m : M)
     for (int k = 0; k < 6; ++k) largest[k / 3] = std::max(largest[k / 3], m(k, k));
@@ -94,33 +107,29 @@ VelocityProjectionReport project_velocities(const fem::Model& model, assembly::T
     const std::array<PetscInt, 6> d = node_dofs(map, model.nodes[n]);
     Mat6 m = M[n];
     for (int k = 0; k < 6; ++k) m(k, k) = std::max(m(k, k), 1e-12 * largest[k / 3]);
-    Vec6 v0;
-    v0 << states[n].velocity, states[n].angular_velocity;
-    const Vec6 p = m * v0;
+    const Vec6 p = m * x0[n];
     for (int i = 0; i < 6; ++i) {
       const PetscInt row = d[static_cast<std::size_t>(i)];
       if (row == fem::fixed_dof || !owned(row)) continue;
       check(VecSetValue(rhs, row, p(i), INSERT_VALUES), "VecSetValue");
       for (int j = 0; j < 6; ++j) {
         const PetscInt col = d[static_cast<std::size_t>(j)];
-        if (col != fem::fixed_dof && m(i, j) != 0.0)
-          check(MatSetValue(A, row, col, m(i, j), ADD_VALUES), "MatSetValue");
+        if (col != fem::fixed_dof && m(i, j) != 0.0) check(MatSetValue(A, row, col, m(i, j), ADD_VALUES), "MatSetValue");
       }
     }
   }
-  // Multiplier rows that hold no velocity constraint (springs, free components with a force)
+  // Multiplier rows that hold no kinematic constraint (springs, free components with a force)
   // take an identity row: their μ is zero.
   std::vector<bool> constrained(static_cast<std::size_t>(tableau.n_global()), false);
-  for (const fem::VelocityConstraint& c : constraints)
-    constrained[static_cast<std::size_t>(map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)])] = true;
+  for (const fem::VelocityConstraint& c : constraints) constrained[static_cast<std::size_t>(row_of(map, c))] = true;
   for (PetscInt row = first; row < last; ++row)
     if (tableau.row_kind(row) == fem::UnknownKind::Multiplier && !constrained[static_cast<std::size_t>(row)])
       check(MatSetValue(A, row, row, 1.0, ADD_VALUES), "MatSetValue");
   // G and Gᵀ, each constraint by the rank that owns its row.
   for (const fem::VelocityConstraint& c : constraints) {
-    const PetscInt row = map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)];
+    const PetscInt row = row_of(map, c);
     if (!owned(row)) continue;
-    check(VecSetValue(rhs, row, c.rate, INSERT_VALUES), "VecSetValue");
+    check(VecSetValue(rhs, row, target(c), INSERT_VALUES), "VecSetValue");
     for (const auto& [node, g] : c.gradient) {
       const std::array<PetscInt, 6> d = node_dofs(map, model.nodes[static_cast<std::size_t>(node.index)]);
       for (int j = 0; j < 6; ++j) {
@@ -148,8 +157,8 @@ VelocityProjectionReport project_velocities(const fem::Model& model, assembly::T
   if (code == 0) check(KSPGetConvergedReason(ksp, &reason), "KSPGetConvergedReason");
   if (code != 0 || reason < 0) {
     std::string msg =
-        "the initial velocities cannot be made to meet the joints: their velocity constraints and drives "
-        "contradict each other (or drive a loop that cannot move)";
+        "the initial state cannot be made to meet the joints: their constraints and drives contradict each other "
+        "(or drive a loop that cannot move)";
     const std::vector<std::string> dependent = dependent_unknowns(tableau, A);
     if (!dependent.empty()) {
       msg += "; dependent: ";
@@ -159,6 +168,40 @@ VelocityProjectionReport project_velocities(const fem::Model& model, assembly::T
   }
   std::vector<double> x;
   tableau.gather_all(solution, x);
+  return x;
+}
+
+/// max |G v − b| over the constraints at the states' velocities.
+double velocity_violation(const std::vector<fem::VelocityConstraint>& constraints,
+                          std::span<const fem::NodeState> states) {
+  double worst = 0.0;
+  for (const fem::VelocityConstraint& c : constraints) {
+    double rate = 0.0;
+    for (const auto& [node, g] : c.gradient) {
+      const fem::NodeState& s = states[static_cast<std::size_t>(node.index)];
+      Vec6 v;
+      v << s.velocity, s.angular_velocity;
+      rate += g.dot(v);
+    }
+    worst = std::max(worst, std::abs(rate - c.rate));
+  }
+  return worst;
+}
+
+}  // namespace
+
+VelocityProjectionReport project_velocities(const fem::Model& model, assembly::Tableau& tableau,
+                                            CommittedState& state, double t) {
+  VelocityProjectionReport report;
+  const std::span<fem::NodeState> states = state.states();
+  const std::vector<fem::VelocityConstraint> constraints = constraints_at(model, tableau, states, t);
+  report.constraints = static_cast<int>(constraints.size());
+  if (constraints.empty()) return report;
+  std::vector<Vec6> v0(states.size());
+  for (std::size_t n = 0; n < states.size(); ++n) v0[n] << states[n].velocity, states[n].angular_velocity;
+  const std::vector<double> x =
+      closest(model, tableau, states, constraints, v0, [](const fem::VelocityConstraint& c) { return c.rate; }, t);
+  const fem::DofMap& map = tableau.global_map();
   const double L = model.length_scale;
   for (std::size_t n = 0; n < model.nodes.size(); ++n) {
     const std::array<PetscInt, 6> d = node_dofs(map, model.nodes[n]);
@@ -175,16 +218,7 @@ VelocityProjectionReport project_velocities(const fem::Model& model, assembly::T
       value = x[static_cast<std::size_t>(dof)];
     }
   }
-  for (const fem::VelocityConstraint& c : constraints) {
-    double rate = 0.0;
-    for (const auto& [node, g] : c.gradient) {
-      const fem::NodeState& s = states[static_cast<std::size_t>(node.index)];
-      Vec6 v;
-      v << s.velocity, s.angular_velocity;
-      rate += g.dot(v);
-    }
-    report.largest_violation = std::max(report.largest_violation, std::abs(rate - c.rate));
-  }
+  report.largest_violation = velocity_violation(constraints, states);
   return report;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
-/// Consistent initial velocities (seed 001's projection): the velocities closest to the given
-/// ones in the kinetic-energy metric that meet every joint's velocity constraint and drive,
+/// Consistent starts (seed 001's projection). Positions need none: a joint's two frames are both
+/// placed at its one point and axis at t = 0 (docs/model-format.md, `joints`), so every joint is
+/// assembled by construction (rounded coordinates change a link's length, never open a joint).
+/// Velocities: the velocities closest to the given ones in the kinetic-energy metric that meet
+/// every joint's velocity constraint and drive,
 ///
 ///   min ½ (v − v₀)ᵀ M (v − v₀)   subject to   G v = b,
 ///

@@ -1,4 +1,4 @@
-// Consistent initial velocities (solvers/velocity_projection.hpp), against closed forms: a
+// Consistent initial velocities (solvers/consistent_start.hpp), against closed forms: a
 // parallelogram four-bar whose crank alone is given a speed (by its drive) starts with the
 // coupler translating and the rocker turning at the crank's rate, every velocity constraint met
 // to round-off; a pendulum given a velocity with a radial part keeps the velocity of least
@@ -8,7 +8,7 @@
 #include "io/model_reader.hpp"
 #include "solvers/committed_state.hpp"
 #include "solvers/solver_failure.hpp"
-#include "solvers/velocity_projection.hpp"
+#include "solvers/consistent_start.hpp"
 
 #include <gtest/gtest.h>
 
