@@ -457,6 +457,12 @@ double Joint::law_rate(int k, double t) const {
   return ((*law.function)(t + dt) - (*law.function)(t)) / dt;
 }
 
+void Joint::start_with(std::span<const double> x, const fem::DofMap& map) {
+  const auto dofs = map.dofs(reaction_);
+  for (std::size_t k = 0; k < 6; ++k)
+    lambda_[static_cast<Eigen::Index>(k)] = dofs[k] == fem::fixed_dof ? 0.0 : x[static_cast<std::size_t>(dofs[k])];
+}
+
 void Joint::velocity_constraints(double t, std::span<const fem::NodeState> states,
                                  std::vector<fem::VelocityConstraint>& out) const {
   if (!active_at(t)) return;

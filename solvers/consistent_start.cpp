@@ -81,14 +81,16 @@ PetscInt row_of(const fem::DofMap& map, const fem::VelocityConstraint& c) {
   return map.dofs(c.multiplier)[static_cast<std::size_t>(c.component)];
 }
 
-/// Solves [M Gᵀ; G 0] [x; μ] = [M x₀; b] for every node's (translation, rotation) x: the x
-/// closest to x₀ in M's metric with G x = b, b[c] = `target(c)`. M from the lumps at `states`,
-/// each row at least 1e-12 of the largest of its kind. Returns x in global numbering (node
-/// rows), on every rank. Throws SolverFailure when the system is singular.
-std::vector<double> closest(const fem::Model& model, assembly::Tableau& tableau, std::span<const fem::NodeState> states,
-                            const std::vector<fem::VelocityConstraint>& constraints,
-                            const std::vector<Vec6>& x0, const std::function<double(const fem::VelocityConstraint&)>& target,
-                            double t) {
+/// Solves [M Gᵀ; G 0] [x; μ] = [p; b] for every node's (translation, rotation) x and the
+/// constraints' μ, p per node = `node_rhs(n, M_n)`, b[c] = `target(c)`: with p = M x₀, the x
+/// closest to x₀ in M's metric with G x = b. M from the lumps at `states`, each row at least 1e-12
+/// of the largest of its kind. Returns [x; μ] in global numbering, on every rank. Throws
+/// SolverFailure when the system is singular.
+std::vector<double> solve_saddle(const fem::Model& model, assembly::Tableau& tableau,
+                                 std::span<const fem::NodeState> states,
+                                 const std::vector<fem::VelocityConstraint>& constraints,
+                                 const std::function<Vec6(std::size_t, const Mat6&)>& node_rhs,
+                                 const std::function<double(const fem::VelocityConstraint&)>& target, double t) {
   const fem::DofMap& map = tableau.global_map();
   const std::vector<Mat6> M = node_masses(model, states);
   const PetscInt first = tableau.first_owned(), last = first + tableau.n_owned();
@@ -107,7 +109,7 @@ std::vector<double> closest(const fem::Model& model, assembly::Tableau& tableau,
     const std::array<PetscInt, 6> d = node_dofs(map, model.nodes[n]);
     Mat6 m = M[n];
     for (int k = 0; k < 6; ++k) m(k, k) = std::max(m(k, k), 1e-12 * largest[k / 3]);
-    const Vec6 p = m * x0[n];
+    const Vec6 p = node_rhs(n, m);
     for (int i = 0; i < 6; ++i) {
       const PetscInt row = d[static_cast<std::size_t>(i)];
       if (row == fem::fixed_dof || !owned(row)) continue;
@@ -197,10 +199,14 @@ VelocityProjectionReport project_velocities(const fem::Model& model, assembly::T
   const std::vector<fem::VelocityConstraint> constraints = constraints_at(model, tableau, states, t);
   report.constraints = static_cast<int>(constraints.size());
   if (constraints.empty()) return report;
-  std::vector<Vec6> v0(states.size());
-  for (std::size_t n = 0; n < states.size(); ++n) v0[n] << states[n].velocity, states[n].angular_velocity;
-  const std::vector<double> x =
-      closest(model, tableau, states, constraints, v0, [](const fem::VelocityConstraint& c) { return c.rate; }, t);
+  const std::vector<double> x = solve_saddle(
+      model, tableau, states, constraints,
+      [&](std::size_t n, const Mat6& m) {
+        Vec6 v0;
+        v0 << states[n].velocity, states[n].angular_velocity;
+        return Vec6(m * v0);
+      },
+      [](const fem::VelocityConstraint& c) { return c.rate; }, t);
   const fem::DofMap& map = tableau.global_map();
   const double L = model.length_scale;
   for (std::size_t n = 0; n < model.nodes.size(); ++n) {

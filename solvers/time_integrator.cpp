@@ -53,6 +53,21 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   newton_.restore_kept_jacobian(st.kept_jacobian);
 }
 
+void TimeIntegrator::start_reactions(Vec u) {
+  const double h = 0.5 * model_->analysis.dt;
+  std::vector<double> lambda[2];
+  for (int k = 0; k < 2; ++k) {
+    const fem::TimeElement time = state_.time_element(0.0, k == 0 ? h : 0.5 * h);
+    state_.predict(time, u);
+    const NewtonReport rep = newton_.solve(state_.describe(time), u, JacobianPolicy::Fresh);
+    if (!rep.converged) return;
+    tableau_->gather_all(u, lambda[k]);
+  }
+  std::vector<double> start(lambda[0].size());
+  for (std::size_t i = 0; i < start.size(); ++i) start[i] = 2.0 * lambda[1][i] - lambda[0][i];
+  for (const auto& e : model_->elements) e->start_with(start, tableau_->global_map());
+}
+
 RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
   const auto start = std::chrono::steady_clock::now();
   const fem::AnalysisSettings& a = model_->analysis;
@@ -97,6 +112,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       const VelocityProjectionReport p = project_velocities(*model_, *tableau_, state_, 0.0);
       counters_.initial_velocity_change = p.largest_change;
       counters_.initial_velocity_change_at = p.where;
+      start_reactions(u);
     }
     const EnergyRecord e0 = energy(0.0);
     balance0_ = e0.balance();

@@ -81,9 +81,10 @@ bool same_nodes_and_elements(const fem::Model& g, const fem::Model& h) {
 // ---- chains ----
 
 /// Largest difference per sensor column between two runs with the same columns and frames.
-std::vector<double> sensor_differences(const RunResult& a, const RunResult& b) {
+/// Largest differences of each sensor over the rows after `first_row`.
+std::vector<double> sensor_differences(const RunResult& a, const RunResult& b, std::size_t first_row = 0) {
   std::vector<double> d(a.model.sensors.size(), 0.0);
-  for (std::size_t r = 0; r < a.rec.rows.size(); ++r)
+  for (std::size_t r = first_row; r < a.rec.rows.size(); ++r)
     for (std::size_t s = 0; s < d.size(); ++s)
       d[s] = std::max(d[s], std::abs(a.rec.rows[r].sensors[s] - b.rec.rows[r].sensors[s]));
   return d;
@@ -136,7 +137,12 @@ TEST(Generators, Chain15FromChainGeneratorMatchesHandWritten) {
   const std::vector<double> d = sensor_differences(hand_eq, generated_eq);
   for (std::size_t s = 0; s < 3; ++s) EXPECT_LT(d[s], 1e-12) << hand_eq.model.sensors[s].name;
   EXPECT_EQ(hand_eq.model.sensors[3].name, "joint8_force");
-  EXPECT_LT(d[3], 1e-9 * std::abs(hand_eq.rec.rows.front().sensors[3])) << "joint8_force";
+  // The first row's reaction is extrapolated from two short steps (TimeIntegrator::
+  // start_reactions), which amplifies the round-off of the node rows: 1e-8 of it; the steps'
+  // averages after it to the Newton tolerance.
+  const double reaction = std::abs(hand_eq.rec.rows.front().sensors[3]);
+  EXPECT_LT(std::abs(hand_eq.rec.rows.front().sensors[3] - generated_eq.rec.rows.front().sensors[3]), 1e-8 * reaction);
+  EXPECT_LT(sensor_differences(hand_eq, generated_eq, 1)[3], 1e-9 * reaction) << "joint8_force";
 }
 
 TEST(Generators, ChainAlongALineNamesItsNodesBodiesAndJoints) {
