@@ -1,5 +1,6 @@
 // The command line as users script it: exit codes, output files, bad input never clobbering
 // earlier results, solver failure keeping what was written.
+#include "support/four_bar_model.hpp"
 #include "support/test_files.hpp"
 
 #include <gtest/gtest.h>
@@ -218,22 +219,7 @@ TEST(Cli, CheckPrintsUnknownsAndNonZeros) {
 TEST(Cli, CheckTestsAModelsJointsForRedundantConstraints) {
   // A planar four-bar of revolute joints in 3D is over-constrained three times: `check` refuses
   // it (exit 2) naming the reactions, as `run` does; with `planar: xy` it is valid, and says so.
-  const std::string four_bar = R"yaml(name: four-bar
-nodes:
-  - {name: crank, position: [0, 0.5, 0]}
-  - {name: coupler, position: [1, 1, 0]}
-  - {name: rocker, position: [2, 0.5, 0]}
-rigid_bodies:
-  - {name: b1, node: crank, mass: 1, inertia: [0.08, 0.001, 0.08]}
-  - {name: b2, node: coupler, mass: 2, inertia: [0.001, 0.6, 0.6]}
-  - {name: b3, node: rocker, mass: 1, inertia: [0.08, 0.001, 0.08]}
-joints:
-  - {name: A, kind: revolute, node: crank, at: [0, 0, 0]}
-  - {name: B, kind: revolute, nodes: [crank, coupler], at: [0, 1, 0]}
-  - {name: C, kind: revolute, nodes: [coupler, rocker], at: [2, 1, 0]}
-  - {name: D, kind: revolute, node: rocker, at: [2, 0, 0]}
-analysis: {dt: 0.01, t_end: 1}
-)yaml";
+  const std::string four_bar = catena::testing::four_bar_model();
   const fs::path dir = fresh_dir("check_redundancy");
   fs::create_directories(dir);
   std::ofstream(dir / "spatial.yaml") << four_bar;

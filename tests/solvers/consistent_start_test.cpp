@@ -5,6 +5,7 @@
 // kinetic-energy change that turns about its hinge; contradictory drives are refused. Reactions
 // at t = 0 (TimeIntegrator::start_reactions): a uniform bar released horizontal from its hinge
 // pushes on it with m g / 4 at that instant.
+#include "support/four_bar_model.hpp"
 #include "support/test_files.hpp"
 #include "assembly/tableau.hpp"
 #include "io/model_reader.hpp"
@@ -40,25 +41,8 @@ Projected project(const std::string& text) {
 
 // The redundancy test's four-bar (A (0,0), B (0,1), C (2,1), D (2,0): a parallelogram), planar,
 // its crank driven at omega about z, every body at rest in the model file.
-std::string four_bar(const std::string& extra_law = "") {
-  return R"yaml(name: four-bar
-nodes:
-  - {name: crank, position: [0, 0.5, 0]}
-  - {name: coupler, position: [1, 1, 0]}
-  - {name: rocker, position: [2, 0.5, 0]}
-rigid_bodies:
-  - {name: b1, node: crank, mass: 1, inertia: [0.08, 0.001, 0.08]}
-  - {name: b2, node: coupler, mass: 2, inertia: [0.001, 0.6, 0.6]}
-  - {name: b3, node: rocker, mass: 1, inertia: [0.08, 0.001, 0.08]}
-joints:
-  - {name: A, kind: revolute, node: crank, at: [0, 0, 0], laws: {rz: {rate: 3}}}
-  - {name: B, kind: revolute, nodes: [crank, coupler], at: [0, 1, 0]}
-  - {name: C, kind: revolute, nodes: [coupler, rocker], at: [2, 1, 0]}
-  - {name: D, kind: revolute, node: rocker, at: [2, 0, 0])yaml" +
-         extra_law + R"yaml(}
-analysis: {dt: 0.01, t_end: 1}
-planar: xy
-)yaml";
+std::string four_bar(const std::string& rocker_law = "") {
+  return testing::four_bar_model(", laws: {rz: {rate: 3}}", rocker_law, "planar: xy\n");
 }
 
 TEST(VelocityProjection, ADrivenFourBarStartsAtTheCranksSpeed) {

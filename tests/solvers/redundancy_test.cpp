@@ -3,6 +3,7 @@
 // the undetermined reactions named, in a dynamic and in a static analysis. The same linkage with
 // `planar: xy` runs and keeps its energy. A mechanism (a pendulum) whose static tangent is
 // singular is not called over-constrained.
+#include "support/four_bar_model.hpp"
 #include "support/test_files.hpp"
 #include "assembly/tableau.hpp"
 #include "io/model_reader.hpp"
@@ -21,23 +22,7 @@
 namespace catena {
 namespace {
 
-const std::string four_bar = R"yaml(name: four-bar
-gravity: [-3, -9.81, 0]
-nodes:
-  - {name: crank, position: [0, 0.5, 0]}
-  - {name: coupler, position: [1, 1, 0]}
-  - {name: rocker, position: [2, 0.5, 0]}
-rigid_bodies:
-  - {name: b1, node: crank, mass: 1, inertia: [0.08, 0.001, 0.08]}
-  - {name: b2, node: coupler, mass: 2, inertia: [0.001, 0.6, 0.6]}
-  - {name: b3, node: rocker, mass: 1, inertia: [0.08, 0.001, 0.08]}
-joints:
-  - {name: A, kind: revolute, node: crank, at: [0, 0, 0]}
-  - {name: B, kind: revolute, nodes: [crank, coupler], at: [0, 1, 0]}
-  - {name: C, kind: revolute, nodes: [coupler, rocker], at: [2, 1, 0]}
-  - {name: D, kind: revolute, node: rocker, at: [2, 0, 0]}
-analysis: {dt: 0.01, t_end: 1}
-)yaml";
+const std::string four_bar = testing::four_bar_model("", "", "", "gravity: [-3, -9.81, 0]\n");
 
 fem::Model read(const std::string& text) {
   return io::read_model(testing::write_temp("catena_redundancy", "model.yaml", text));
