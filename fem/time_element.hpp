@@ -18,7 +18,7 @@ enum class StepPhase : std::uint8_t {
   /// loads at t_n + h, t being the load parameter.
   LoadIncrement,
   /// A static solve at the fixed time t_n (h = 0): the initial equilibrium of a dynamic run, the
-  /// relaxation rounds toward it, the preload of a linearized analysis. Loads and weights are
+  /// corrections toward it, the preload of a linearized analysis. Loads and weights are
   /// scaled by the load factor, which the solve raises toward 1.
   Equilibrium,
 };

@@ -49,7 +49,7 @@ fem::StepState CommittedState::describe(const fem::TimeElement& time) const {
   fem::StepState s{time, model_->nodes, states_, {}, nullptr};
   s.gravity = gravity_at(time.phase == fem::StepPhase::LoadIncrement ? time.t_end() : model_->analysis.t_end);
   // A new name for every description: whoever changes the states or the elements' histories
-  // (a commit, a restore, a relaxation round) describes the next time element afresh.
+  // (a commit, a restore, a pseudo-transient correction) describes the next time element afresh.
   s.start_id = fem::new_start_id();
   return s;
 }

@@ -2,7 +2,7 @@
 /// The model's committed state between time elements (node states, the elements' histories, the
 /// work done so far, the last increments) and what is done with it: describing the next time
 /// element, predicting its unknowns, and committing it once Newton converged. Every solve commits
-/// here: time steps, static increments, the equilibrium's relaxation rounds.
+/// here: time steps, static increments, the corrections of a mechanism's equilibrium.
 #include "assembly/tableau.hpp"
 #include "fem/model.hpp"
 #include "solvers/observer.hpp"
@@ -47,7 +47,7 @@ class CommittedState {
   /// What a commit does with the work of the loads and dampers over the time element.
   enum class Work : bool {
     Tally,  ///< a time step: added to the work done so far
-    Leave,  ///< an equilibrium's increment or relaxation round, before the run starts
+    Leave,  ///< an equilibrium's increment or correction, before the run starts
   };
   /// Takes the time element `s` to its end with the unknowns `u`: the elements' histories
   /// (fem::Element::commit), then the node states (fem::advance); remembers the increments for

@@ -59,8 +59,8 @@ PseudoTransientReport PseudoTransient::solve(const fem::TimeElement& time, Vec u
                   time.t_end(), time.load_factor, report.iterations + 1, c.residual_norm, c.shift, c.size,
                   !c.applied ? " failed" : uphill ? " uphill" : truncated ? " cut to the limit" : "");
     if (!c.applied || uphill) {
-      // A state without meaning, a matrix singular at this shift, or a step longer than the
-      // linearization can be trusted for: the same iterate again with more of the shift.
+      // A state without meaning, a matrix singular at this shift, or a step uphill: the same
+      // iterate again with more of the shift.
       if (++retries_in_a_row > max_retries) {
         report.reason = (!c.applied ? c.failure : "corrections stay uphill") +
                         format_numbers(" (shift %.3g times the pseudo-mass)", c.shift);

@@ -1,4 +1,4 @@
-// The initial equilibrium of a mechanism on joints (TimeIntegrator::relax_mechanism): a pendulum
+// The initial equilibrium of a mechanism on joints (solvers/pseudo_transient.hpp): a pendulum
 // on a revolute joint, started off the vertical, hangs straight down at t = 0 with the joint
 // carrying its weight, and stays there.
 #include "support/test_files.hpp"
