@@ -168,6 +168,14 @@ int run_command(const RunOptions& options) {
           summary.message += "; no checkpoint (set output.checkpoint_every to be able to continue)";
         code = 128 + sig;
       }
+    } catch (const solvers::InconsistentJoints& e) {
+      // Found as the run starts, before any step: the model file's fault.
+      progress.finish();
+      summary = summary_of(*model, *tableau, integrator.statistics());
+      summary.status = "failed";
+      summary.message = e.what();
+      print_error("catena: " + options.model.string() + ": " + e.what());
+      code = exit_bad_input;
     } catch (const solvers::SolverFailure& e) {
       progress.finish();
       summary = summary_of(*model, *tableau, integrator.statistics());
@@ -190,7 +198,7 @@ int run_command(const RunOptions& options) {
     if (checkpoints && checkpoints->last_written()) summary.checkpoint = checkpoints->last_written()->string();
     if (options.restart) summary.restarted_from = options.restart->string();
     write_summary_json(out / "summary.json", summary);
-    if (!options.quiet && code != exit_solver_failure) {
+    if (!options.quiet && code != exit_solver_failure && code != exit_bad_input) {
       const solvers::RunCounters& c = summary.counters;
       std::cerr << "catena: " << summary.status << ": " << c.steps << " steps, " << c.newton_iterations
                 << " Newton iterations, " << c.wall_seconds << " s; ParaView: " << (out / "results.pvd").string() << '\n';

@@ -90,7 +90,7 @@ std::vector<double> solve_saddle(const fem::Model& model, assembly::Tableau& tab
                                  std::span<const fem::NodeState> states,
                                  const std::vector<fem::VelocityConstraint>& constraints,
                                  const std::function<Vec6(std::size_t, const Mat6&)>& node_rhs,
-                                 const std::function<double(const fem::VelocityConstraint&)>& target, double t) {
+                                 const std::function<double(const fem::VelocityConstraint&)>& target) {
   const fem::DofMap& map = tableau.global_map();
   const std::vector<Mat6> M = node_masses(model, states);
   const PetscInt first = tableau.first_owned(), last = first + tableau.n_owned();
@@ -166,7 +166,7 @@ std::vector<double> solve_saddle(const fem::Model& model, assembly::Tableau& tab
       msg += "; dependent: ";
       for (std::size_t k = 0; k < dependent.size(); ++k) msg += (k ? ", " : "") + dependent[k];
     }
-    throw SolverFailure(msg, t);
+    throw InconsistentJoints(msg);
   }
   std::vector<double> x;
   tableau.gather_all(solution, x);
@@ -206,7 +206,7 @@ VelocityProjectionReport project_velocities(const fem::Model& model, assembly::T
         v0 << states[n].velocity, states[n].angular_velocity;
         return Vec6(m * v0);
       },
-      [](const fem::VelocityConstraint& c) { return c.rate; }, t);
+      [](const fem::VelocityConstraint& c) { return c.rate; });
   const fem::DofMap& map = tableau.global_map();
   const double L = model.length_scale;
   for (std::size_t n = 0; n < model.nodes.size(); ++n) {

@@ -16,6 +16,14 @@ class SolverFailure : public std::runtime_error {
   double t_;
 };
 
+/// A model whose joints contradict each other, found when a run starts: redundant constraints (an
+/// over-constrained loop), drives a linkage cannot follow. Bad input rather than a failed solve:
+/// `catena run` exits 2 for it, as for an invalid model file.
+class InconsistentJoints : public SolverFailure {
+ public:
+  explicit InconsistentJoints(const std::string& message) : SolverFailure(message, 0.0) {}
+};
+
 /// Up to two numbers in a printf format, for the solvers' messages.
 inline std::string format_numbers(const char* fmt, double a, double b = 0.0) {
   char buf[128];

@@ -27,8 +27,7 @@ void StaticEquilibrium::check_redundancy(Vec u) {
   tableau_->assemble_jacobian(s, u, tableau_->jacobian());
   const std::vector<std::string> dependent = dependent_unknowns(*tableau_, tableau_->jacobian());
   if (dependent.empty()) return;
-  const std::string msg = fem::redundancy_message(dependent);
-  throw SolverFailure(msg, 0.0);
+  throw InconsistentJoints(fem::redundancy_message(dependent));
 }
 
 Vec StaticEquilibrium::pseudo_mass() {

@@ -217,8 +217,8 @@ TEST(Cli, CheckPrintsUnknownsAndNonZeros) {
 }
 
 TEST(Cli, CheckTestsAModelsJointsForRedundantConstraints) {
-  // A planar four-bar of revolute joints in 3D is over-constrained three times: `check` refuses
-  // it (exit 2) naming the reactions, as `run` does; with `planar: xy` it is valid, and says so.
+  // A planar four-bar of revolute joints in 3D is over-constrained three times: `check` and `run`
+  // refuse it (exit 2) naming the reactions; with `planar: xy` it is valid, and says so.
   const std::string four_bar = catena::testing::four_bar_model();
   const fs::path dir = fresh_dir("check_redundancy");
   fs::create_directories(dir);
@@ -229,6 +229,10 @@ TEST(Cli, CheckTestsAModelsJointsForRedundantConstraints) {
   EXPECT_NE(spatial.output.find("3 unknown(s) cannot be determined"), std::string::npos) << spatial.output;
   EXPECT_NE(spatial.output.find("joint '"), std::string::npos) << spatial.output;
   EXPECT_EQ(spatial.output.find("is valid"), std::string::npos) << spatial.output;
+  // `run` refuses it too, as bad input (exit 2), naming the file.
+  const Result refused = run("run " + (dir / "spatial.yaml").string() + " --out " + (dir / "out").string() + " --quiet");
+  EXPECT_EQ(refused.code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("spatial.yaml: the Newton matrix is singular"), std::string::npos) << refused.output;
   const Result planar = run("check " + (dir / "planar.yaml").string());
   EXPECT_EQ(planar.code, 0) << planar.output;
   EXPECT_NE(planar.output.find("constraints independent"), std::string::npos) << planar.output;
