@@ -4,6 +4,7 @@ frame at the equilibrium, no plot."""
 import math
 
 from validation.case import Check, Run, ref
+from validation.measures import summary_count as count
 
 # A dynamic run of 0.5 s that starts from the static equilibrium at t = 0
 # (analysis.initial_equilibrium): the linkage stays at rest there.
@@ -24,15 +25,6 @@ def crank_deg(start):
     """The crank angle at equilibrium: the start plus joint A's relative rotation [deg]."""
     return lambda run: start(run) + math.degrees(run.crank_turn[-1])
 
-
-def count(key):
-    """A counter of summary.json (absent when zero)."""
-    def value(run):
-        try:
-            return run.summary(key)
-        except KeyError:
-            return 0
-    return value
 
 
 CHECKS = [

@@ -4,6 +4,7 @@ frame at the equilibrium, no plot."""
 import math
 
 from validation.case import Check, Run, ref
+from validation.measures import summary_count as count
 
 # A dynamic run of 0.5 s that starts from the static equilibrium at t = 0
 # (analysis.initial_equilibrium): the crane stays at rest there.
@@ -44,15 +45,6 @@ def vertical_reactions(run):
 def out_of_plane(run):
     return max(abs(run.rod_y[-1]), abs(run.foot_tilt[-1]), abs(run.foot_twist[-1]))
 
-
-def count(key):
-    """A counter of summary.json (absent when zero)."""
-    def value(run):
-        try:
-            return run.summary(key)
-        except KeyError:
-            return 0
-    return value
 
 
 def zero(run):

@@ -170,3 +170,14 @@ def drift_in(column, scale):
 def deviation_in(column, scale):
     """|y(t) - y(0)| of a column over reference.yaml's scale entry, floored for a log plot."""
     return lambda run: floor_log(np.abs(run.col(column) - run.col(column)[0]) / run.ref(scale))
+
+
+def summary_count(key):
+    """A counter of summary.json as a check's measure (0 when summary.json leaves it out: the
+    counters reported only when set)."""
+    def value(run):
+        try:
+            return run.summary(key)
+        except KeyError:
+            return 0
+    return value
