@@ -32,8 +32,8 @@ struct VelocityProjectionReport {
   double largest_violation = 0.0;  ///< max |G v − b| after (m/s or rad/s)
 };
 
-/// Projects the velocities of `state` at time t. Throws SolverFailure when the constraints and
-/// drives contradict each other.
+/// Projects the velocities of `state` at time t. Throws InconsistentJoints
+/// (solvers/solver_failure.hpp) when the constraints and drives contradict each other.
 VelocityProjectionReport project_velocities(const fem::Model& model, assembly::Tableau& tableau,
                                             CommittedState& state, double t);
 

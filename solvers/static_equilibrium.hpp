@@ -24,7 +24,7 @@ class StaticEquilibrium {
                     RunCounters& counters);
 
   /// Models with joints: refuses redundant constraints at t = 0, naming the undetermined
-  /// unknowns (solvers/redundancy.hpp). Throws SolverFailure.
+  /// unknowns (solvers/redundancy.hpp). Throws InconsistentJoints.
   void check_redundancy(Vec u);
   /// Static equilibrium at t = 0 under the loads times `to`: from `from` = 0 for a model with
   /// joints in one pseudo-transient solve, otherwise raised from `from` (the factor of the current
