@@ -1,6 +1,7 @@
 #include "solvers/newton.hpp"
 
 #include "solvers/saddle_point_ordering.hpp"
+#include "solvers/solver_failure.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -445,6 +446,13 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
                   context.precise ? " precise" : "", norm, d, theta, tableau_->row_name(row).c_str());
     }
     if (fresh && d <= settings_.tolerance) return finish(true, "full Newton correction below the tolerance");
+    // A full Newton correction of a thousand model sizes (or radians) is no step toward a
+    // solution: stopped here rather than after max_iterations corrections growing to 1e154 (a
+    // four-bar's static increment far from its equilibrium, which continuation then solves).
+    if (fresh && !(d <= diverged_correction)) {
+      describe_residual(report);
+      return finish(false, format_numbers("the Newton corrections diverge (%.3g model sizes)", d));
+    }
     // A kept Jacobian can hide a slowly converging component under fast ones (a stiff member
     // turned since it was evaluated: its contraction looks small until the fast part is gone), so
     // its corrections must also be a margin below the tolerance themselves.

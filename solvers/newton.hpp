@@ -136,6 +136,8 @@ class Newton {
   /// keeps them: the flexible pendulum 727 → 607 Jacobians (2.15 → 1.96 s), the others unchanged
   /// within noise.
   static constexpr double kept_jacobian_contraction = 0.3;
+  /// A full Newton correction larger than this (scaled: model sizes, radians) has diverged.
+  static constexpr double diverged_correction = 1e3;
   /// Chord corrections before a Jacobian is replaced; up to two more when, at the measured
   /// contraction (below 0.1), they land a margin below the acceptance test's (newton.cpp).
   static constexpr int max_kept_iterations = 4;
