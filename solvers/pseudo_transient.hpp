@@ -4,7 +4,7 @@
 /// 553–569 for differential-algebraic systems): Newton corrections of the static residual with
 /// the tangent shifted by σ_k D on the node rows,
 ///
-///   u_{k+1} = u_k − (J(u_k) + σ_k D)⁻¹ f(u_k),   σ_k = σ_{k−1} ‖f(u_k)‖ / ‖f(u_{k−1})‖,
+///   u_{k+1} = u_k − (J(u_k) + σ_k D)⁻¹ f(u_k),   σ_k = σ_{k−1} min(‖f(u_k)‖ / ‖f(u_{k−1})‖, ½),
 ///
 /// D a pseudo-mass (the diagonal of a dynamic step's matrix at the mechanism's time scale,
 /// StaticEquilibrium::pseudo_mass), σ_0 = 1. Why this one of the globalisations issue 16 named:
