@@ -436,18 +436,6 @@ Eigen::Matrix<double, 6, 12> Joint::rate_gradient(std::span<const fem::NodeState
   return two_frame::value_and_gradient<6>(q, f).second;
 }
 
-Eigen::Matrix<double, 6, 1> Joint::relative_rates(std::span<const fem::NodeState> states) const {
-  const Eigen::Matrix<double, 6, 12> B = rate_gradient(states);
-  Vec12 v = Vec12::Zero();
-  for (int k = 0; k < 2; ++k) {
-    if (!frames_[k].node) continue;
-    const fem::NodeState& s = states[frames_[k].node->index];
-    v.segment<3>(6 * k) = s.velocity;
-    v.segment<3>(6 * k + 3) = s.angular_velocity;
-  }
-  return B * v;
-}
-
 double Joint::law_rate(int k, double t) const {
   const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
   if (!law.function) return 0.0;

@@ -112,7 +112,7 @@ class Joint final : public fem::Element {
   void restore_history(std::span<const double>& in) override;
   void predict(const fem::StepState& s, fem::PredictionSink& out) const override;
   void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
-  /// Its held and driven components while active: B(q)'s rows (relative_rates) and the laws'
+  /// Its held and driven components while active: B(q)'s rows (rate_gradient) and the laws'
   /// rates (law_rate).
   void velocity_constraints(double t, std::span<const fem::NodeState> states,
                             std::vector<fem::VelocityConstraint>& out) const override;
@@ -144,9 +144,6 @@ class Joint final : public fem::Element {
   /// lies along the normal, or when one of those components is driven.
   void release_out_of_plane(const Vec3& normal, fem::UnknownRegistry& registry);
 
-  /// Rates of the relative coordinates at the given state (node velocities and angular
-  /// velocities): B(q) v.
-  [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_rates(std::span<const fem::NodeState> states) const;
   /// B(q): the gradient of the relative coordinates' rates with respect to (v_a, ω_a, v_b, ω_b).
   [[nodiscard]] Eigen::Matrix<double, 6, 12> rate_gradient(std::span<const fem::NodeState> states) const;
   [[nodiscard]] bool active_at(double t) const { return t >= def_.active_from && t < def_.active_until; }

@@ -1,12 +1,12 @@
 #include "solvers/consistent_start.hpp"
 
+#include "fem/lump_mass.hpp"
+
 #include "solvers/newton.hpp"
 #include "solvers/redundancy.hpp"
 #include "solvers/solver_failure.hpp"
 
 #include <Eigen/Core>
-
-#include <Eigen/Geometry>
 
 #include <algorithm>
 #include <cmath>
@@ -23,15 +23,7 @@ namespace {
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
-fem::Mat3 skew(const fem::Vec3& c) {
-  fem::Mat3 s;
-  s << 0, -c.z(), c.y(), c.z(), 0, -c.x(), -c.y(), c.x(), 0;
-  return s;
-}
-
-/// Each node's mass matrix in (v, ω), global axes, from the elements' lumps: a lump of mass m
-/// with its centre at c (global, from the node) and inertia I about it has kinetic energy
-/// ½ m |v − [c]ₓ ω|² + ½ ωᵀ I ω.
+/// Each node's mass matrix in (v, ω), global axes: the sum of its lumps' (fem/lump_mass.hpp).
 std::vector<Mat6> node_masses(const fem::Model& model, std::span<const fem::NodeState> states) {
   struct Sink final : fem::InertiaSink {
     std::vector<fem::InertiaLump> lumps;
@@ -40,13 +32,8 @@ std::vector<Mat6> node_masses(const fem::Model& model, std::span<const fem::Node
   for (const auto& e : model.elements) e->inertia_lumps(sink);
   std::vector<Mat6> M(model.nodes.size(), Mat6::Zero());
   for (const fem::InertiaLump& lump : sink.lumps) {
-    const fem::Mat3 R = states[static_cast<std::size_t>(lump.node.index)].orientation.toRotationMatrix();
-    const fem::Mat3 C = skew(R * lump.offset);
-    Mat6& m = M[static_cast<std::size_t>(lump.node.index)];
-    m.topLeftCorner<3, 3>() += lump.mass * fem::Mat3::Identity();
-    m.topRightCorner<3, 3>() -= lump.mass * C;
-    m.bottomLeftCorner<3, 3>() += lump.mass * C;  // (−m C)ᵀ = m C: C is skew
-    m.bottomRightCorner<3, 3>() += lump.mass * C.transpose() * C + R * lump.inertia * R.transpose();
+    const auto n = static_cast<std::size_t>(lump.node.index);
+    M[n] += fem::lump_mass_matrix(lump, states[n].orientation.toRotationMatrix());
   }
   return M;
 }

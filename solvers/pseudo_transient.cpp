@@ -66,7 +66,6 @@ PseudoTransientReport PseudoTransient::solve(const fem::TimeElement& time, Vec u
                         format_numbers(" (shift %.3g times the pseudo-mass)", c.shift);
         return report;
       }
-      ++report.retries;
       sigma = std::max(sigma, floor) * (c.applied ? 4.0 : 10.0);
       truncated = false;
       check(VecCopy(start, u), "VecCopy");

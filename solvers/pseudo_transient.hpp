@@ -45,7 +45,6 @@ namespace catena::solvers {
 struct PseudoTransientReport {
   bool converged = false;
   int iterations = 0;  ///< corrections applied
-  int retries = 0;     ///< corrections that failed and were tried again with a larger shift
   std::string reason;
   double last_correction = 0.0;       ///< scaled ∞-norm, as NewtonReport::last_correction
   std::vector<double> residual_norms;  ///< ‖f‖₂ before each correction (the convergence history)
