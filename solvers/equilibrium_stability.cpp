@@ -1,5 +1,7 @@
 #include "solvers/equilibrium_stability.hpp"
 
+#include "solvers/redundancy.hpp"
+
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 
@@ -11,17 +13,10 @@ namespace catena::solvers {
 EquilibriumStability equilibrium_stability(const assembly::Tableau& tableau, Mat J, double length_scale,
                                            int max_unknowns) {
   EquilibriumStability out;
-  int ranks = 1;
-  MPI_Comm_size(tableau.comm(), &ranks);
-  const PetscInt n = tableau.n_global();
-  if (ranks > 1 || n > max_unknowns || n == 0) return out;
-  Mat dense = nullptr;
-  if (MatConvert(J, MATSEQDENSE, MAT_INITIAL_MATRIX, &dense) != 0) return out;
-  const PetscScalar* values = nullptr;
-  MatDenseGetArrayRead(dense, &values);
-  Eigen::MatrixXd A = Eigen::Map<const Eigen::MatrixXd>(values, n, n);  // PETSc dense is column-major
-  MatDenseRestoreArrayRead(dense, &values);
-  MatDestroy(&dense);
+  std::optional<Eigen::MatrixXd> copy = dense_copy(tableau, J, max_unknowns);
+  if (!copy) return out;
+  Eigen::MatrixXd& A = *copy;
+  const Eigen::Index n = A.rows();
   Eigen::MatrixXd B = Eigen::MatrixXd::Zero(n, n);
   Eigen::VectorXd weight = Eigen::VectorXd::Zero(n);  // the metric's √B, to name a mode's largest share
   for (Eigen::Index i = 0; i < n; ++i) {

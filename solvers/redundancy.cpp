@@ -15,18 +15,26 @@ void dgeqp3_(const int* m, const int* n, double* a, const int* lda, int* jpvt, d
 
 namespace catena::solvers {
 
-std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Mat J, int max_unknowns) {
+std::optional<Eigen::MatrixXd> dense_copy(const assembly::Tableau& tableau, Mat J, int max_unknowns) {
   int ranks = 1;
   MPI_Comm_size(tableau.comm(), &ranks);
   const PetscInt n = tableau.n_global();
-  if (ranks > 1 || n > max_unknowns || n == 0) return {};
+  if (ranks > 1 || n > max_unknowns || n == 0) return std::nullopt;
   Mat dense = nullptr;
-  if (MatConvert(J, MATSEQDENSE, MAT_INITIAL_MATRIX, &dense) != 0) return {};
+  if (MatConvert(J, MATSEQDENSE, MAT_INITIAL_MATRIX, &dense) != 0) return std::nullopt;
   const PetscScalar* a = nullptr;
   MatDenseGetArrayRead(dense, &a);
   Eigen::MatrixXd A = Eigen::Map<const Eigen::MatrixXd>(a, n, n);  // PETSc dense is column-major
   MatDenseRestoreArrayRead(dense, &a);
   MatDestroy(&dense);
+  return A;
+}
+
+std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Mat J, int max_unknowns) {
+  std::optional<Eigen::MatrixXd> copy = dense_copy(tableau, J, max_unknowns);
+  if (!copy) return {};
+  Eigen::MatrixXd& A = *copy;
+  const Eigen::Index n = A.rows();
   fem::equilibrate(A);
   // Rank-revealing QR with column pivoting, LAPACK's blocked dgeqp3 (Eigen's unblocked one took
   // 0.5 s of a one-step run at 1 440 unknowns); columns whose pivots fall below

@@ -6,6 +6,9 @@
 /// cannot be determined instead.
 #include "assembly/tableau.hpp"
 
+#include <Eigen/Core>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,11 @@ namespace catena::solvers {
 /// rank-revealing QR with column pivoting of J, rows and columns equilibrated first. Dense, so
 /// only for up to `max_unknowns` unknowns on one rank; larger or distributed matrices return
 /// nothing (not checked).
+/// J (the tableau's numbering) as a dense matrix, for the dense tests here and in
+/// solvers/equilibrium_stability.hpp: only on one rank and up to `max_unknowns` unknowns; nothing
+/// otherwise.
+std::optional<Eigen::MatrixXd> dense_copy(const assembly::Tableau& tableau, Mat J, int max_unknowns);
+
 std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Mat J, int max_unknowns = 1500);
 
 }  // namespace catena::solvers
