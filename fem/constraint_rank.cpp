@@ -5,6 +5,8 @@
 #include <Eigen/QR>
 
 #include <cmath>
+#include <set>
+#include <string_view>
 
 namespace catena::fem {
 
@@ -28,18 +30,19 @@ void equilibrate(Eigen::MatrixXd& A) {
   }
 }
 
-std::optional<std::vector<std::string>> redundant_unknowns(const Model& model, int max_unknowns) {
+std::optional<std::vector<DependentUnknown>> redundant_unknowns(const Model& model, int max_unknowns) {
   const int n = model.registry.n_free_dofs();
   if (n > max_unknowns) return std::nullopt;
-  std::vector<std::string> out;
+  std::vector<DependentUnknown> out;
   if (n == 0) return out;
   const DofMap map = model.registry.sequential_numbering();
-  std::vector<std::string> names(static_cast<std::size_t>(n));
+  std::vector<DependentUnknown> unknowns(static_cast<std::size_t>(n));
   for (std::size_t b = 0; b < model.registry.n_blocks(); ++b) {
     const BlockInfo& block = model.registry.blocks()[b];
     const auto dofs = map.dofs(BlockId{static_cast<std::int32_t>(b)});
     for (std::size_t c = 0; c < dofs.size(); ++c)
-      if (dofs[c] != fixed_dof) names[static_cast<std::size_t>(dofs[c])] = block.row_name(static_cast<int>(c));
+      if (dofs[c] != fixed_dof)
+        unknowns[static_cast<std::size_t>(dofs[c])] = {block.row_name(static_cast<int>(c)), block.owner};
   }
   // The matrix of a dynamic step from rest at the initial state, every unknown at zero.
   const std::vector<double> trial(static_cast<std::size_t>(n), 0.0);
@@ -56,15 +59,26 @@ std::optional<std::vector<std::string>> redundant_unknowns(const Model& model, i
   const double largest = pivots.size() ? pivots.maxCoeff() : 0.0;
   for (Eigen::Index k = 0; k < pivots.size(); ++k)
     if (pivots(k) <= dependent_pivot * largest)
-      out.push_back(names[static_cast<std::size_t>(qr.colsPermutation().indices()(k))]);
+      out.push_back(unknowns[static_cast<std::size_t>(qr.colsPermutation().indices()(k))]);
   return out;
 }
 
-std::string redundancy_message(const std::vector<std::string>& dependent) {
+std::string list_dependent(const std::vector<DependentUnknown>& dependent, const Model& model) {
+  std::string names, places;
+  std::set<std::string_view> placed;
+  for (const DependentUnknown& d : dependent) {
+    names += (names.empty() ? "" : ", ") + d.name;
+    const auto origin = model.origins.find(d.owner);
+    if (origin == model.origins.end() || !placed.insert(d.owner).second) continue;
+    places += (places.empty() ? "" : ", ") + d.owner + " at " + origin->second;
+  }
+  return places.empty() ? names : names + " (" + places + ")";
+}
+
+std::string redundancy_message(const std::vector<DependentUnknown>& dependent, const Model& model) {
   std::string msg = "the Newton matrix is singular at t = 0: " + std::to_string(dependent.size()) +
-                    " unknown(s) cannot be determined (";
-  for (std::size_t k = 0; k < dependent.size(); ++k) msg += (k ? ", " : "") + dependent[k];
-  msg += "); these joints' constraints are redundant (an over-constrained loop): free those components, "
+                    " unknown(s) cannot be determined: " + list_dependent(dependent, model);
+  msg += "; these joints' constraints are redundant (an over-constrained loop): free those components, "
          "e.g. use a spherical or cylindrical joint for one joint of a planar loop, or run the model with planar";
   return msg;
 }

@@ -29,13 +29,24 @@ void equilibrate(Eigen::MatrixXd& A);
 /// A column-pivoted QR's pivots below this fraction of the largest are dependent columns.
 inline constexpr double dependent_pivot = 1e-10;
 
-/// The unknowns (as "joint 'D' reaction rz") the constraints of `model` at its initial state leave
-/// undetermined: a rank-revealing QR with column pivoting (Eigen's) of the dense, equilibrated
-/// matrix of a dynamic step (rank_test_step) at rest. Empty when the constraints are independent;
-/// nothing when the model has more than `max_unknowns` unknowns (not tested).
-[[nodiscard]] std::optional<std::vector<std::string>> redundant_unknowns(const Model& model, int max_unknowns = 1500);
+/// An unknown a rank test found undetermined.
+struct DependentUnknown {
+  std::string name;   ///< "joint 'D' reaction rz"
+  std::string owner;  ///< "joint 'D'" (a key of Model::origins)
+};
+
+/// The unknowns the constraints of `model` at its initial state leave undetermined: a
+/// rank-revealing QR with column pivoting (Eigen's) of the dense, equilibrated matrix of a dynamic
+/// step (rank_test_step) at rest. Empty when the constraints are independent; nothing when the
+/// model has more than `max_unknowns` unknowns (not tested).
+[[nodiscard]] std::optional<std::vector<DependentUnknown>> redundant_unknowns(const Model& model,
+                                                                             int max_unknowns = 1500);
+
+/// "joint 'D' reaction rz, joint 'E' reaction rz (joint 'D' at model.yaml:12, joint 'E' at
+/// model.yaml:19)": the unknowns, then where the model file writes their owners.
+[[nodiscard]] std::string list_dependent(const std::vector<DependentUnknown>& dependent, const Model& model);
 
 /// The message that refuses a model whose constraints leave `dependent` undetermined.
-[[nodiscard]] std::string redundancy_message(const std::vector<std::string>& dependent);
+[[nodiscard]] std::string redundancy_message(const std::vector<DependentUnknown>& dependent, const Model& model);
 
 }  // namespace catena::fem

@@ -8,6 +8,7 @@
 #include "fem/time_scheme.hpp"
 #include "fem/unknowns.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,6 +50,10 @@ struct AnalysisSettings {
   int vtk_every = 0;    ///< a VTK frame every n nominal steps (`output.vtk_every`); 0: every output_every
   double vtk_dt = 0.0;  ///< a VTK frame when t passes a multiple of this (`output.dt`) [s]; 0: by steps
   int checkpoint_every = 0;  ///< write a checkpoint every n nominal steps (`output.checkpoint_every`); 0: none
+  /// Dynamic analyses: joint reactions in rows and frames after t = 0 at the frame's time
+  /// (`output.reactions: instantaneous`, TimeIntegrator::instantaneous_reactions) instead of
+  /// averaged over the step that ends there.
+  bool instantaneous_reactions = false;
   double dt_min = 0.0;       ///< smallest step after cutting [s]; 0 -> dt / 1024
   int max_newton_iterations = 25;
   /// Newton stops when the largest scaled correction max_i |δu_i| / s_i is below this
@@ -88,6 +93,10 @@ class Model {
   /// Characteristic length [m] (bounding-box diagonal of the nodes and the joints' points, at
   /// least 1e-3 m): scales the Newton test for displacement unknowns.
   double length_scale = 1.0;
+  /// Where the model file writes an element, "model.yaml:12", by the owner name of its unknowns
+  /// ("joint 'hinge'"): for messages about the element found after reading (a joint whose
+  /// constraints are redundant). Joints only so far.
+  std::map<std::string, std::string, std::less<>> origins;
 
   /// Adds a node and its unknown blocks; returns its id.
   NodeId add_node(std::string node_name, const Vec3& position, NodeKind kind = NodeKind::Point);

@@ -56,11 +56,11 @@ int check_command(const RunOptions& options) {
   const auto& blocks = model->registry.blocks();
   const bool has_joints = std::any_of(blocks.begin(), blocks.end(),
                                       [](const fem::BlockInfo& b) { return b.kind == fem::UnknownKind::Multiplier; });
-  const std::optional<std::vector<std::string>> redundant =
-      has_joints ? fem::redundant_unknowns(*model) : std::optional<std::vector<std::string>>{};
+  const std::optional<std::vector<fem::DependentUnknown>> redundant =
+      has_joints ? fem::redundant_unknowns(*model) : std::nullopt;
   if (redundant && !redundant->empty()) {
     std::cerr << options.model.string() << ": model '" << model->name
-              << "': " << fem::redundancy_message(*redundant) << '\n';
+              << "': " << fem::redundancy_message(*redundant, *model) << '\n';
     return exit_bad_input;
   }
   // Counted from the declared couplings, without PETSc (the tableau's pattern is the same).

@@ -77,6 +77,11 @@ inline constexpr std::array analysis_keys{
     ModelKey{"output", "dt", "no", "s", "", "> 0",
              "write a VTK frame at the first nominal step that reaches each multiple of `dt`; not together with "
              "`vtk_every`"},
+    ModelKey{"output", "reactions", "no", "", "`step_average`", "step_average or instantaneous",
+             "dynamic: joint reactions in `sensors.csv` and the VTK frames after t = 0, `step_average`: the mean "
+             "over the step ending at the row's time (the scheme's own multiplier, of the time t − Δt/2), "
+             "`instantaneous`: at the row's time (a velocity projection and two extra Newton solves per row or frame; "
+             "see `joints`)"},
     ModelKey{"sensors[]", "name", "yes", "", "", "no commas, quotes or line breaks", "unique column name"},
     ModelKey{"sensors[]", "node", "one of `node`, `element` and `set`", "", "", "", "the node measured"},
     ModelKey{"sensors[]", "element", "one of `node`, `element` and `set`", "", "", "",

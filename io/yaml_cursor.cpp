@@ -147,19 +147,24 @@ void Source::note_override(const YAML::Node& value, std::string assignment, bool
   overrides_.push_back({value, std::move(assignment), created});
 }
 
-void Source::fail(const YAML::Node& node, const YAML::Mark& mark, const std::string& key, std::string message) const {
+InputError Source::error(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
+                         std::string message) const {
   if (node.IsDefined()) {
     for (const Override& o : overrides_) {
       if (!o.node.is(node)) continue;
       message += " (value given by --set " + o.assignment + ")";
-      if (o.created || mark.is_null()) throw InputError("--set", 0, 0, key, std::move(message));
+      if (o.created || mark.is_null()) return {"--set", 0, 0, key, std::move(message)};
       break;
     }
   }
   // Only an empty document has no position: report its start.
   const int line = mark.is_null() ? 1 : mark.line + 1;
   const int column = mark.is_null() ? 1 : mark.column + 1;
-  throw InputError(file_, line, column, key, std::move(message));
+  return {file_, line, column, key, std::move(message)};
+}
+
+void Source::fail(const YAML::Node& node, const YAML::Mark& mark, const std::string& key, std::string message) const {
+  throw error(node, mark, key, std::move(message));
 }
 
 // ---- Cursor ----
@@ -200,13 +205,20 @@ void Cursor::fail_at(const YAML::Mark& mark, const std::string& key, std::string
   source_->fail(node_, mark, key, std::move(message));
 }
 
-void Cursor::fail(std::string message) const {
+InputError Cursor::error(std::string message) const {
   // An empty value has no useful position of its own (yaml-cpp places it after the key): use
   // the key's.
   const YAML::Mark value_mark = node_.Mark();
   const bool use_key = (node_.IsNull() || value_mark.is_null()) && !key_mark_.is_null();
-  fail_at(use_key ? key_mark_ : value_mark, path_, std::move(message));
+  return source_->error(node_, use_key ? key_mark_ : value_mark, path_, std::move(message));
 }
+
+std::string Cursor::where() const {
+  const InputError e = error("");
+  return e.line() > 0 ? e.file() + ":" + std::to_string(e.line()) : e.file() + e.message();
+}
+
+void Cursor::fail(std::string message) const { throw error(std::move(message)); }
 
 void Cursor::fail_expected(std::string_view expected) const {
   fail("expected " + std::string(expected) + "; found " + found());

@@ -7,6 +7,7 @@
 /// yaml-cpp stays behind this header: only io/*.cpp include it.
 #include "fem/expression.hpp"
 #include "fem/types.hpp"
+#include "io/input_error.hpp"
 #include "io/name_hint.hpp"  // did_you_mean, join: every reader of a cursor uses them
 
 #include <yaml-cpp/yaml.h>
@@ -38,7 +39,11 @@ class Source {
   /// when the key was not in the file (then no file position exists for it).
   void note_override(const YAML::Node& value, std::string assignment, bool created);
 
-  /// Throws an `InputError` about `node` at the 0-based yaml-cpp `mark`.
+  /// The `InputError` about `node` at the 0-based yaml-cpp `mark` (file "--set", line 0, for a
+  /// value an override added).
+  [[nodiscard]] InputError error(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
+                                 std::string message) const;
+  /// Throws `error(...)`.
   [[noreturn]] void fail(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
                          std::string message) const;
 
@@ -70,9 +75,14 @@ class Cursor {
   [[nodiscard]] bool is_sequence() const { return node_.IsSequence(); }
   [[nodiscard]] bool is_scalar() const { return node_.IsScalar(); }
 
+  /// Where the value is written, "model.yaml:12" (its key's line for an empty value; the
+  /// assignment "--set analysis.dt=0.5" for a value an override added).
+  [[nodiscard]] std::string where() const;
   /// What the value is, for messages: "nothing", "a mapping", "a sequence of 2", "-5", "'abc'".
   [[nodiscard]] std::string found() const;
-  /// Throws an `InputError` at this value with `message`.
+  /// The `InputError` at this value with `message`.
+  [[nodiscard]] InputError error(std::string message) const;
+  /// Throws `error(message)`.
   [[noreturn]] void fail(std::string message) const;
   /// Throws "expected <expected>; found <found()>".
   [[noreturn]] void fail_expected(std::string_view expected) const;

@@ -148,11 +148,8 @@ std::vector<double> solve_saddle(const fem::Model& model, assembly::Tableau& tab
     std::string msg =
         "the initial state cannot be made to meet the joints: their constraints and drives contradict each other "
         "(or drive a loop that cannot move)";
-    const std::vector<std::string> dependent = dependent_unknowns(tableau, A);
-    if (!dependent.empty()) {
-      msg += "; dependent: ";
-      for (std::size_t k = 0; k < dependent.size(); ++k) msg += (k ? ", " : "") + dependent[k];
-    }
+    const std::vector<fem::DependentUnknown> dependent = dependent_unknowns(tableau, A);
+    if (!dependent.empty()) msg += "; dependent: " + fem::list_dependent(dependent, model);
     throw InconsistentJoints(msg);
   }
   std::vector<double> x;

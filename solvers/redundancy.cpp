@@ -30,7 +30,7 @@ std::optional<Eigen::MatrixXd> dense_copy(const assembly::Tableau& tableau, Mat 
   return A;
 }
 
-std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Mat J, int max_unknowns) {
+std::vector<fem::DependentUnknown> dependent_unknowns(const assembly::Tableau& tableau, Mat J, int max_unknowns) {
   std::optional<Eigen::MatrixXd> copy = dense_copy(tableau, J, max_unknowns);
   if (!copy) return {};
   Eigen::MatrixXd& A = *copy;
@@ -52,8 +52,11 @@ std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Ma
   const double largest = A.diagonal().cwiseAbs().maxCoeff();
   Eigen::Index rank = 0;
   for (Eigen::Index k = 0; k < n; ++k) rank += std::abs(A(k, k)) > fem::dependent_pivot * largest ? 1 : 0;
-  std::vector<std::string> out;  // the columns pivoted last (dgeqp3's indices count from 1)
-  for (Eigen::Index k = rank; k < n; ++k) out.push_back(tableau.row_name(pivots[static_cast<std::size_t>(k)] - 1));
+  std::vector<fem::DependentUnknown> out;  // the columns pivoted last (dgeqp3's indices count from 1)
+  for (Eigen::Index k = rank; k < n; ++k) {
+    const PetscInt row = pivots[static_cast<std::size_t>(k)] - 1;
+    out.push_back({tableau.row_name(row), tableau.row_owner(row)});
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 /// with arbitrary reactions: Catena refuses to run such a model and names the unknowns that
 /// cannot be determined instead.
 #include "assembly/tableau.hpp"
+#include "fem/constraint_rank.hpp"
 
 #include <Eigen/Core>
 
@@ -14,15 +15,15 @@
 
 namespace catena::solvers {
 
-/// The unknowns (as "joint 'D' reaction rz") whose columns of J depend on the others: a
-/// rank-revealing QR with column pivoting of J, rows and columns equilibrated first. Dense, so
-/// only for up to `max_unknowns` unknowns on one rank; larger or distributed matrices return
-/// nothing (not checked).
 /// J (the tableau's numbering) as a dense matrix, for the dense tests here and in
 /// solvers/equilibrium_stability.hpp: only on one rank and up to `max_unknowns` unknowns; nothing
 /// otherwise.
 std::optional<Eigen::MatrixXd> dense_copy(const assembly::Tableau& tableau, Mat J, int max_unknowns);
 
-std::vector<std::string> dependent_unknowns(const assembly::Tableau& tableau, Mat J, int max_unknowns = 1500);
+/// The unknowns whose columns of J depend on the others: a rank-revealing QR with column pivoting
+/// of J, rows and columns equilibrated first. Dense, so only for up to `max_unknowns` unknowns on
+/// one rank; larger or distributed matrices return nothing (not checked).
+std::vector<fem::DependentUnknown> dependent_unknowns(const assembly::Tableau& tableau, Mat J,
+                                                      int max_unknowns = 1500);
 
 }  // namespace catena::solvers

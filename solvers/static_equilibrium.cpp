@@ -25,9 +25,9 @@ void StaticEquilibrium::check_redundancy(Vec u) {
       state_->describe(fem::TimeElement::dynamic_step(0.0, fem::rank_test_step(*model_), model_->analysis.scheme));
   state_->predict(s.time, u);
   tableau_->assemble_jacobian(s, u, tableau_->jacobian());
-  const std::vector<std::string> dependent = dependent_unknowns(*tableau_, tableau_->jacobian());
+  const std::vector<fem::DependentUnknown> dependent = dependent_unknowns(*tableau_, tableau_->jacobian());
   if (dependent.empty()) return;
-  throw InconsistentJoints(fem::redundancy_message(dependent));
+  throw InconsistentJoints(fem::redundancy_message(dependent, *model_));
 }
 
 Vec StaticEquilibrium::pseudo_mass() {

@@ -53,19 +53,28 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   newton_.restore_kept_jacobian(st.kept_jacobian);
 }
 
-void TimeIntegrator::start_reactions(Vec u) {
+std::vector<double> TimeIntegrator::extrapolated_reactions(double t, Vec u) {
   const double h = 0.5 * model_->analysis.dt;
   std::vector<double> lambda[2];
   for (int k = 0; k < 2; ++k) {
-    const fem::TimeElement time = state_.time_element(0.0, k == 0 ? h : 0.5 * h);
+    const fem::TimeElement time = state_.time_element(t, k == 0 ? h : 0.5 * h);
     state_.predict(time, u);
     const NewtonReport rep = newton_.solve(state_.describe(time), u, JacobianPolicy::Fresh);
-    if (!rep.converged) return;
+    if (!rep.converged) return {};
     tableau_->gather_all(u, lambda[k]);
   }
-  std::vector<double> start(lambda[0].size());
-  for (std::size_t i = 0; i < start.size(); ++i) start[i] = 2.0 * lambda[1][i] - lambda[0][i];
-  for (const auto& e : model_->elements) e->start_with(start, tableau_->global_map());
+  std::vector<double> at_t(lambda[0].size());
+  for (std::size_t i = 0; i < at_t.size(); ++i) at_t[i] = 2.0 * lambda[1][i] - lambda[0][i];
+  return at_t;
+}
+
+void TimeIntegrator::report_reactions(std::span<const double> x) {
+  for (const auto& e : model_->elements) e->start_with(x, tableau_->global_map());
+}
+
+void TimeIntegrator::start_reactions(Vec u) {
+  const std::vector<double> at_start = extrapolated_reactions(0.0, u);
+  if (!at_start.empty()) report_reactions(at_start);
 }
 
 RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
@@ -119,6 +128,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     emit(0, e0, true, true);
     written_ = FramesWritten{.frames = 1, .vtk_frames = 1};  // the frame of t = 0
   }
+  const bool instantaneous_reactions =
+      a.instantaneous_reactions && a.type == fem::AnalysisType::Dynamic && state_.has_multipliers();
   const double t_start = t;
   // The finishing figures: this process's counts plus those of the run it continues.
   auto finish_statistics = [&] {
@@ -190,7 +201,30 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     const bool stopping = stop_any != 0;
     const bool row_due = k % a.output_every == 0 || k == n_steps;
     const bool frame_due = vtk_due(k) || k == n_steps;
-    if (row_due || frame_due || stopping) emit(step, e, row_due || stopping, frame_due || stopping);
+    if (row_due || frame_due || stopping) {
+      if (instantaneous_reactions) {
+        // The rows and frames read the reactions at t. The short steps start from velocities
+        // that meet the joints: the scheme holds them on the joints only through the positions,
+        // and what a velocity leaves across a joint (O(Δt²)) a step of length h stops with a
+        // force of order m v/h, which the extrapolation would magnify. The next step starts from
+        // the committed velocities, the step average of the multipliers, which u still holds, and
+        // the Jacobian Newton kept (the short steps overwrite it; put back as a checkpoint's is):
+        // the motion stays the same bit for bit.
+        std::vector<double> step_average;
+        tableau_->gather_all(u, step_average);
+        const KeptJacobian kept = newton_.kept_jacobian();
+        const std::vector<fem::NodeState> committed(state_.states().begin(), state_.states().end());
+        static_cast<void>(project_velocities(*model_, *tableau_, state_, t));
+        const std::vector<double> at_t = extrapolated_reactions(t, u);
+        std::copy(committed.begin(), committed.end(), state_.states().begin());
+        newton_.restore_kept_jacobian(kept);
+        if (!at_t.empty()) report_reactions(at_t);
+        emit(step, e, row_due || stopping, frame_due || stopping);
+        report_reactions(step_average);
+      } else {
+        emit(step, e, row_due || stopping, frame_due || stopping);
+      }
+    }
     if (row_due) {
       ++written_.frames;
       written_.last_frame_step = step;

@@ -64,13 +64,20 @@ class TimeIntegrator {
   [[nodiscard]] IntegratorState snapshot(double t, long step, double h, int successes) const;
   /// Takes over the node states, element histories, counters and kept Jacobian of `state`.
   void restore(const IntegratorState& state);
-  /// The joints' reactions at t = 0 (the first row of reaction sensors): the limit of the
-  /// step-averaged reaction of a step from t = 0 as its length h goes to zero, extrapolated from
-  /// steps of h = dt/2 and dt/4 (λ(0) = 2 λ(h/2) − λ(h), error O(h²), the scheme's own order).
-  /// Shorter steps amplify round-off: Newton meets the node rows to the tolerance, and a
-  /// multiplier balances 2m/h² times what is left (at dt/2000 the chain15 case's first row moved
-  /// by 5e-4 between two orderings of the same sums). The steps are solved by the run's own scheme
-  /// and not committed. A model whose short step fails keeps zero.
+  /// The multipliers at time t of the committed state (the joints' instantaneous reactions): the
+  /// limit of the step-averaged reaction of a step from t as its length h goes to zero,
+  /// extrapolated from steps of h = dt/2 and dt/4 (λ(t) = 2 λ(h/2) − λ(h), error O(h²), the
+  /// scheme's own order). Shorter steps amplify round-off: Newton meets the node rows to the
+  /// tolerance, and a multiplier balances 2m/h² times what is left (at dt/2000 the chain15 case's
+  /// first row moved by 5e-4 between two orderings of the same sums). The steps are solved by the
+  /// run's own scheme and Newton (their work counted in the run's figures) and not committed; u
+  /// and Newton's kept Jacobian are overwritten. Empty when a step fails. All unknowns, in the
+  /// tableau's global numbering (collective).
+  [[nodiscard]] std::vector<double> extrapolated_reactions(double t, Vec u);
+  /// Hands the multipliers of `x` (global numbering) to the elements as their reported reactions.
+  void report_reactions(std::span<const double> x);
+  /// The reactions at t = 0 (the first row of reaction sensors), extrapolated_reactions of the
+  /// start; a model whose short step fails keeps zero.
   void start_reactions(Vec u);
 
   fem::Model* model_;

@@ -106,7 +106,7 @@ void read_analysis(ModelContext& context) {
 void read_output(ModelContext& context) {
   const auto c = context.root.find("output");
   if (!c) return;
-  c->expect_map("output options {vtk_every, dt, checkpoint_every}");
+  c->expect_map("output options {vtk_every, dt, checkpoint_every, reactions}");
   c->check_keys(schema::output);
   const fem::ParameterTable& parameters = context.parameters;
   fem::AnalysisSettings& a = context.model.analysis;
@@ -118,6 +118,14 @@ void read_output(ModelContext& context) {
       dt->fail("expected either vtk_every (VTK frames by steps) or dt (by time), not both; found both");
     a.vtk_dt =
         read_number(*dt, parameters, key_quantity<"output", "dt">("time between VTK frames", Bound::Positive));
+  }
+  if (const auto r = c->find("reactions")) {
+    static constexpr std::array<std::string_view, 2> timings{"step_average", "instantaneous"};
+    a.instantaneous_reactions = read_choice(*r, timings, "when reactions are reported") == 1;
+    if (a.instantaneous_reactions && a.type != fem::AnalysisType::Dynamic)
+      r->fail("expected reactions: instantaneous only in a dynamic analysis (a static increment's reactions are "
+              "those of its equilibrium already); found it in a " +
+              std::string(analysis_types[static_cast<std::size_t>(a.type)]) + " analysis");
   }
 }
 

@@ -146,6 +146,7 @@ void add_joint(ModelContext& context, const std::string& name, elements::JointDe
   auto& joint =
       model.add_element<elements::Joint>(name, elements::attach_frames(model, fa, fb), fa, fb, std::move(def), length);
   context.joints.emplace_back(&joint, item);
+  model.origins.emplace("joint '" + name + "'", item.where());
   context.joint_frames.emplace(name, fem::SensorFrame{fa.node, fa.offset, fa.axes});
   // A prescribed law must start where the joint starts (its coordinates are 0 at t = 0).
   for (std::size_t k = 0; k < 6; ++k) {

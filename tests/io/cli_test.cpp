@@ -228,6 +228,7 @@ TEST(Cli, CheckTestsAModelsJointsForRedundantConstraints) {
   EXPECT_EQ(spatial.code, 2) << spatial.output;
   EXPECT_NE(spatial.output.find("3 unknown(s) cannot be determined"), std::string::npos) << spatial.output;
   EXPECT_NE(spatial.output.find("joint '"), std::string::npos) << spatial.output;
+  EXPECT_NE(spatial.output.find("spatial.yaml:1"), std::string::npos) << spatial.output;  // a joint's line
   EXPECT_EQ(spatial.output.find("is valid"), std::string::npos) << spatial.output;
   // `run` refuses it too, as bad input (exit 2), naming the file.
   const Result refused = run("run " + (dir / "spatial.yaml").string() + " --out " + (dir / "out").string() + " --quiet");

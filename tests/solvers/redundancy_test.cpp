@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 
 namespace catena {
@@ -43,6 +44,8 @@ void expect_refused_as_over_constrained(const std::string& text) {
     // Only out-of-plane reactions (force z, moments x and y) of the loop's joints are redundant.
     for (const char* in_plane : {"reaction x", "reaction y", "reaction rz"}) EXPECT_EQ(what.find(in_plane), std::string::npos) << what;
     EXPECT_NE(what.find("joint '"), std::string::npos) << what;
+    // With the lines the model file writes the joints on (A to D: lines 12 to 15).
+    EXPECT_TRUE(std::regex_search(what, std::regex("joint '[A-D]' at \\S*\\.yaml:1[1-5]"))) << what;
   }
 }
 
