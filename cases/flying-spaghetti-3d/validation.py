@@ -3,7 +3,7 @@ reference.csv (reference.py writes it), the tolerances in reference.yaml, the se
 in README.md."""
 import numpy as np
 
-from validation.case import Check, Line, Panel, Plot, Points, Run, Series, ref, refcsv
+from validation.case import Check, Line, Panel, Plot, Points, Run, Series, energy_panel, ref, refcsv
 from validation.measures import floor_log, history_deviation, summary_count
 
 RUNS = [Run("main", short=["analysis.t_end=10"])]
@@ -57,12 +57,7 @@ PLOT = Plot("flying-spaghetti-3d: end point b and conservation (loads removed at
                   Series("main", lambda run: run.b_z, label="b_z (Catena)", color="C2")],
           points=[Points(refcsv("t"), refcsv(c), label=f"{c}, converged", marker="--", color=f"C{k}")
                   for k, c in ((1, "b_y"), (2, "b_z"))]),
-    Panel("energy [J]",
-          series=[
-              Series("main", lambda run: run.kinetic, label="kinetic"),
-              Series("main", lambda run: run.strain, label="strain"),
-              Series("main", lambda run: run.kinetic + run.strain, label="kinetic + strain"),
-              Series("main", lambda run: run.external_work, label="external work", style="--")]),
+    energy_panel(),
     Panel("|x(t) − x(5)| / E(5) [–]",
           series=[
               Series("main", deviation_when_free(lambda run: run.kinetic + run.strain), label="kinetic + strain",

@@ -3,7 +3,7 @@ reference.csv (reference.py writes it), the extrema, tolerances and published po
 reference.yaml, the set-up and discussion in README.md."""
 import numpy as np
 
-from validation.case import Check, Line, Panel, Plot, Points, Run, Series, ref, refcsv
+from validation.case import Check, Line, Panel, Plot, Points, Run, Series, energy_panel, ref, refcsv
 from validation.measures import extremum, floor_log, history_deviation, summary_count
 
 EXTREMA = ["tip_max", "tip_min", "elbow_max", "elbow_min"]
@@ -89,12 +89,7 @@ PLOT = Plot("right-angle-cantilever: out-of-plane displacements (force at the el
                      label="tip, Simo & Vu-Quoc 1988 (digitised)", marker="o", color="C0"),
               Points(published_points("elbow", 0), published_points("elbow", 1),
                      label="elbow, Simo & Vu-Quoc 1988 (digitised)", marker="s", color="C1")]),
-    Panel("energy [J]",
-          series=[
-              Series("main", lambda run: run.kinetic, label="kinetic"),
-              Series("main", lambda run: run.strain, label="strain"),
-              Series("main", lambda run: run.kinetic + run.strain, label="kinetic + strain"),
-              Series("main", lambda run: run.external_work, label="external work", style="--")]),
+    energy_panel(),
     Panel("|(K + S)(t) − (K + S)(2)| / E(2) [–]",
           series=[
               Series("main", lambda run: floor_log(np.abs(run.kinetic + run.strain - energy_when_free(run))
