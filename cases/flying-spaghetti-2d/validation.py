@@ -2,7 +2,7 @@
 reference.yaml, the set-up and discussion in README.md."""
 import numpy as np
 
-from validation.case import Check, Line, Panel, Plot, Run, Series, ref
+from validation.case import Check, Line, Panel, Plot, Run, Series, energy_panel, ref
 from validation.measures import floor_log
 
 RUNS = [Run("main")]
@@ -45,12 +45,7 @@ CHECKS = [
 ]
 
 PLOT = Plot("flying-spaghetti-2d: energy and momenta (loads removed at t = 2.5 s)", [
-    Panel("energy [J]",
-          series=[
-              Series("main", lambda run: run.kinetic, label="kinetic"),
-              Series("main", lambda run: run.strain, label="strain"),
-              Series("main", lambda run: run.kinetic + run.strain, label="kinetic + strain"),
-              Series("main", lambda run: run.external_work, label="external work", style="--")]),
+    energy_panel(),
     Panel("momentum [N s], [N m s]",
           series=[
               Series("main", lambda run: run.px, label="px"),

@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -108,51 +107,17 @@ TEST(CaseLargeDeflectionCantilever, SmallLoadMatchesTimoshenkoTheory) {
 // ---------------------------------------------------------------------------------------------
 // Free beams: energy and momenta constant (midpoint scheme).
 
-/// Largest deviation from `from` of the energy and of each momentum component, over the rows
-/// with t >= t0.
-struct Drifts {
-  double balance = 0, mechanical = 0;  // balance, kinetic + strain
-  fem::Vec3 p = fem::Vec3::Zero(), L = fem::Vec3::Zero();
-};
-
-Drifts drifts_after(const testing::RecordingObserver& rec, double t0) {
-  const testing::RecordingObserver::Row* from = nullptr;
-  for (const auto& r : rec.rows)
-    if (r.t >= t0 - 1e-9) {
-      from = &r;
-      break;
-    }
-  if (from == nullptr) throw std::runtime_error("no frame at or after t0");
-  const auto& e0 = from->energy;
-  Drifts d;
-  for (const auto& r : rec.rows) {
-    if (r.t < t0 - 1e-9) continue;
-    const auto& e = r.energy;
-    d.balance = std::max(d.balance, std::abs(e.balance() - e0.balance()));
-    d.mechanical = std::max(d.mechanical, std::abs(e.state.kinetic + e.state.strain - e0.state.kinetic - e0.state.strain));
-    d.p = d.p.cwiseMax((e.state.momentum - e0.state.momentum).cwiseAbs());
-    d.L = d.L.cwiseMax((e.state.angular_momentum - e0.state.angular_momentum).cwiseAbs());
-  }
-  return d;
-}
-
-const testing::RecordingObserver::Row& row_at(const testing::RecordingObserver& rec, double t) {
-  for (const auto& r : rec.rows)
-    if (std::abs(r.t - t) < 1e-9) return r;
-  throw std::runtime_error("no frame at t = " + std::to_string(t));
-}
-
 TEST(CaseFlyingSpaghetti2d, EnergyAndMomentaConstantAfterTheLoadsAreRemoved) {
   const CaseReference ref("flying-spaghetti-2d");
   const CaseRun c = run_case("flying-spaghetti-2d");
   ASSERT_NEAR(c.rec.rows.back().t, 15.0, 1e-12);
   const double t_free = ref.number("t_free");
-  const auto& e25 = row_at(c.rec, t_free).energy.state;
+  const auto& e25 = c.rec.row_at(t_free).energy.state;
   const double scale = e25.kinetic + e25.strain;  // the energy when the loads are removed
   ASSERT_GT(scale, 100.0);
   const double tolerance = ref.number("energy_tolerance") * scale;
   EXPECT_LT(c.rec.max_balance_drift(), tolerance);  // over the whole run, loads included
-  const Drifts d = drifts_after(c.rec, t_free);
+  const auto d = c.rec.drifts_after(t_free);
   EXPECT_LT(d.balance, tolerance);
   EXPECT_LT(d.mechanical, tolerance);  // no load after t_free: kinetic + strain constant
   for (int i = 0; i < 3; ++i) {
@@ -184,7 +149,7 @@ TEST(CaseTumblingBeam3d, EnergyAndMomentaConstant) {
   const double scale = c.rec.rows.front().energy.state.kinetic;  // initial kinetic energy
   ASSERT_NEAR(scale, ref.number("energy_scale_K0"), 1e-5 * scale);
   const double tolerance = ref.number("energy_tolerance") * scale;
-  const Drifts d = drifts_after(c.rec, 0.0);
+  const auto d = c.rec.drifts_after(0.0);
   EXPECT_LT(d.balance, tolerance);
   for (int i = 0; i < 3; ++i) {
     EXPECT_LT(d.p[i], tolerance) << "linear momentum component " << i;

@@ -38,12 +38,6 @@ std::size_t node_index(const fem::Model& m, const std::string& name) {
   return static_cast<std::size_t>(id->index);
 }
 
-const testing::RecordingObserver::Row& row_at(const testing::RecordingObserver& rec, double t) {
-  for (const auto& r : rec.rows)
-    if (std::abs(r.t - t) < 1e-9) return r;
-  throw std::runtime_error("no frame at t = " + std::to_string(t));
-}
-
 /// Smallest value of a sensor over the frames, and its time.
 std::pair<double, double> sensor_minimum(const CaseRun& c, const std::string& sensor) {
   const std::size_t i = sensor_index(c.model, sensor);
@@ -268,8 +262,8 @@ TEST(CaseChain15Falling, SensorsConvergeAsTheStepIsHalved) {
   const CaseRun a = run_case("chain15-falling", {"analysis.t_end=0.4"});
   const CaseRun b = run_case("chain15-falling", {"analysis.t_end=0.4", "analysis.dt=5e-4"});
   for (const double t : {0.1, 0.2, 0.3, 0.4}) {
-    const auto& ra = row_at(a.rec, t);
-    const auto& rb = row_at(b.rec, t);
+    const auto& ra = a.rec.row_at(t);
+    const auto& rb = b.rec.row_at(t);
     for (const char* s : {"bar3_z", "bar8_z", "bar13_z"}) {
       const std::size_t i = sensor_index(a.model, s);
       EXPECT_LT(std::abs(ra.sensors[i] - rb.sensors[i]), positions) << s << " at t = " << t;
@@ -317,8 +311,8 @@ TEST(CaseChain15Driven, SensorsConvergeAsTheStepIsHalved) {
                 ref.number("hanging_shape/tolerance"))
         << s << " at t = 0";
   for (const double t : {0.05, 0.1}) {
-    const auto& ra = row_at(a.rec, t);
-    const auto& rb = row_at(b.rec, t);
+    const auto& ra = a.rec.row_at(t);
+    const auto& rb = b.rec.row_at(t);
     for (const char* s : {"bar3_z", "bar8_z", "bar13_z"}) {
       const std::size_t i = sensor_index(a.model, s);
       EXPECT_LT(std::abs(ra.sensors[i] - rb.sensors[i]), ref.number("convergence/positions")) << s << " at t = " << t;

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,15 +21,8 @@ using testing::CaseRun;
 using testing::run_case;
 using testing::sensor_index;
 
-/// The frame at time t (frames land exactly on the output grid).
-const testing::RecordingObserver::Row& row_at(const CaseRun& c, double t) {
-  for (const auto& r : c.rec.rows)
-    if (std::abs(r.t - t) < 1e-9) return r;
-  throw std::runtime_error("no frame at t = " + std::to_string(t));
-}
-
 double value_at(const CaseRun& c, const std::string& sensor, double t) {
-  return row_at(c, t).sensors[sensor_index(c.model, sensor)];
+  return c.rec.row_at(t).sensors[sensor_index(c.model, sensor)];
 }
 
 /// Largest |Lz(t) − Lz(0)| over the run.

@@ -123,6 +123,16 @@ class Plot:
     panels: list
 
 
+def energy_panel(run="main"):
+    """The energy of a case loaded for a while and then left free: kinetic, strain, their sum and
+    the loads' work (the sum meets the work when the loads stop)."""
+    return Panel("energy [J]", series=[
+        Series(run, lambda data: data.kinetic, label="kinetic"),
+        Series(run, lambda data: data.strain, label="strain"),
+        Series(run, lambda data: data.kinetic + data.strain, label="kinetic + strain"),
+        Series(run, lambda data: data.external_work, label="external work", style="--")])
+
+
 @dataclasses.dataclass
 class CaseValidation:
     """What cases/<name>/validation.py defines: RUNS, CHECKS and, for time histories, PLOT."""

@@ -157,6 +157,31 @@ def psi_spin_up(t, omega_s, T_s):
                     omega_s * (t - T_s / 2))
 
 
+def extremum(t, y, kind, t_from, t_to):
+    """(value, time) of the largest (kind "max") or smallest ("min") value of y over [t_from, t_to],
+    refined by the parabola through the extreme frame and its two neighbours (frames equally spaced)."""
+    t, y = np.asarray(t, dtype=float), np.asarray(y, dtype=float)
+    keep = (t >= t_from - TIME_SLACK) & (t <= t_to + TIME_SLACK)
+    tw, yw = t[keep], (y[keep] if kind == "max" else -y[keep])
+    k = int(np.argmax(yw))
+    value, when = yw[k], tw[k]
+    if 0 < k < len(yw) - 1:
+        a, b, c = yw[k - 1], yw[k], yw[k + 1]
+        shift = 0.5 * (a - c) / (a - 2 * b + c)  # in frames, within [-1/2, 1/2]
+        value, when = b - 0.25 * (a - c) * shift, tw[k] + shift * (tw[k + 1] - tw[k])
+    return (float(value) if kind == "max" else float(-value)), float(when)
+
+
+def history_deviation(t, y, t_ref, y_ref):
+    """max |y(t_k) - y_ref(t_k)| over the reference's times t_k up to the end of the run (y
+    interpolated at t_k), and the t_k where it is largest."""
+    t_ref, y_ref = np.asarray(t_ref, dtype=float), np.asarray(y_ref, dtype=float)
+    keep = t_ref <= t[-1] + TIME_SLACK
+    deviation = np.abs(np.interp(t_ref[keep], t, y) - y_ref[keep])
+    k = int(np.argmax(deviation))
+    return float(deviation[k]), float(t_ref[keep][k])
+
+
 def floor_log(y):
     """y floored at 1e-18, for log plots of quantities that may be exactly 0."""
     return np.maximum(y, 1e-18)
