@@ -20,14 +20,9 @@ namespace {
 
 using testing::CaseReference;
 using testing::CaseRun;
+using testing::node_index;
 using testing::run_case;
 using testing::sensor_index;
-
-std::size_t node_index(const fem::Model& m, const std::string& name) {
-  const auto id = m.find_node(name);
-  if (!id) throw std::runtime_error("no node " + name);
-  return static_cast<std::size_t>(id->index);
-}
 
 /// The mean of the piecewise-linear history y(t) over [t - w/2, t + w/2], the window clipped to
 /// the record, at every t (validation.py's window_mean).

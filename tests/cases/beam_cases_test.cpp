@@ -16,12 +16,8 @@ namespace {
 using testing::CaseReference;
 using testing::CaseRun;
 using testing::run_case;
+using testing::final_value;
 using testing::sensor_index;
-
-/// Last value of a sensor (static analyses: the final load level).
-double final_value(const CaseRun& c, const std::string& sensor) {
-  return c.rec.rows.back().sensors[sensor_index(c.model, sensor)];
-}
 
 // ---------------------------------------------------------------------------------------------
 // princeton-beam: ANSYS tip displacements (Obrezkov et al. 2022) at P = 8.896 N by load angle

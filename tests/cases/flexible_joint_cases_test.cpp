@@ -22,21 +22,10 @@ namespace {
 
 using testing::CaseReference;
 using testing::CaseRun;
+using testing::node_index;
 using testing::run_case;
+using testing::record;
 using testing::sensor_index;
-
-/// Reports a measured value in the test's XML output (--gtest_output=xml), for the READMEs.
-void record(const std::string& key, double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", value);
-  ::testing::Test::RecordProperty(key, text);
-}
-
-std::size_t node_index(const fem::Model& m, const std::string& name) {
-  const auto id = m.find_node(name);
-  if (!id) throw std::runtime_error("no node " + name);
-  return static_cast<std::size_t>(id->index);
-}
 
 /// Smallest value of a sensor over the frames, and its time.
 std::pair<double, double> sensor_minimum(const CaseRun& c, const std::string& sensor) {

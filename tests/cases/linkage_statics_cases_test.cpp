@@ -20,14 +20,10 @@ namespace {
 using testing::CaseReference;
 using testing::CaseRun;
 using testing::run_case;
+using testing::final_value;
 using testing::sensor_index;
 
 constexpr double degrees = 180.0 / std::numbers::pi;
-
-/// A sensor at the end of the run (a static run of one increment: its equilibrium).
-double final_value(const CaseRun& c, const std::string& sensor) {
-  return c.rec.rows.back().sensors[sensor_index(c.model, sensor)];
-}
 
 /// |value − reference| within `tolerance` relative to the reference.
 void expect_relative(double value, double reference, double tolerance, const std::string& what) {

@@ -16,12 +16,8 @@ namespace {
 using testing::CaseReference;
 using testing::CaseRun;
 using testing::run_case;
+using testing::final_value;
 using testing::sensor_index;
-
-/// Last value of a sensor (the final load level of the static run).
-double final_value(const CaseRun& c, const std::string& sensor) {
-  return c.rec.rows.back().sensors[sensor_index(c.model, sensor)];
-}
 
 /// Runs the case at `load` [N] for every angle of reference.csv and checks tip_uy, tip_uz against
 /// the columns of that load: relative within `tolerance` where |reference| >= abs_below, absolute

@@ -20,14 +20,8 @@ namespace {
 using testing::CaseReference;
 using testing::CaseRun;
 using testing::run_case;
+using testing::record;
 using testing::sensor_index;
-
-/// Reports a measured value in the test's XML output (--gtest_output=xml), for the README.
-void record(const std::string& key, double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", value);
-  ::testing::Test::RecordProperty(key, text);
-}
 
 /// The prescribed spin angle of end 1 [rad] (reference.yaml's drive).
 double spin_angle(double t, const CaseReference& ref) {

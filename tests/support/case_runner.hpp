@@ -6,6 +6,10 @@
 #include "solvers/time_integrator.hpp"
 #include "support/recording_observer.hpp"
 
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +35,25 @@ inline std::size_t sensor_index(const fem::Model& m, const std::string& name) {
   for (std::size_t i = 0; i < m.sensors.size(); ++i)
     if (m.sensors[i].name == name) return i;
   throw std::runtime_error("no sensor " + name);
+}
+
+/// The index of a node (in the model's nodes and a row's states).
+inline std::size_t node_index(const fem::Model& m, const std::string& name) {
+  const auto id = m.find_node(name);
+  if (!id) throw std::runtime_error("no node " + name);
+  return static_cast<std::size_t>(id->index);
+}
+
+/// A sensor at the end of the run (a static run's final load level, its equilibrium).
+inline double final_value(const CaseRun& c, const std::string& sensor) {
+  return c.rec.rows.back().sensors[sensor_index(c.model, sensor)];
+}
+
+/// Reports a measured value in the test's XML output (--gtest_output=xml), for the case READMEs.
+inline void record(const std::string& key, double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  ::testing::Test::RecordProperty(key, text);
 }
 
 }  // namespace catena::testing
