@@ -82,7 +82,10 @@ double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<con
 
 double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> states,
                        std::span<const NodeState> initial) {
-  return sensor.scale * measured(sensor, nodes, states, initial);
+  if (sensor.parts.empty()) return sensor.scale * measured(sensor, nodes, states, initial);
+  double value = 0.0;
+  for (const WeightedSensor& part : sensor.parts) value += part.weight * evaluate_sensor(part.sensor, nodes, states, initial);
+  return sensor.scale * value;
 }
 
 }  // namespace catena::fem

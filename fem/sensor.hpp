@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace catena::fem {
 
@@ -38,6 +39,8 @@ struct SensorFrame {
   Mat3 axes = Mat3::Identity();  ///< frame axes in node axes (fixed: in global axes)
 };
 
+struct WeightedSensor;
+
 struct Sensor {
   std::string name;
   NodeId node;                      ///< node sensors: the node measured
@@ -49,6 +52,15 @@ struct Sensor {
   const Element* element = nullptr;
   std::string field{};
   double scale = 1.0;  ///< multiplies the value (a normalization, `scale: 1/L`, or another unit)
+  /// Not empty: the value is Σ weight · value of the parts (a point between a beam's nodes or
+  /// element middles, interpolated linearly), times `scale`; the fields above are the parts'.
+  std::vector<WeightedSensor> parts{};
+};
+
+/// One term of a Sensor's interpolation.
+struct WeightedSensor {
+  double weight = 0.0;
+  Sensor sensor;
 };
 
 /// Value of `sensor` for the given node states (SI units).

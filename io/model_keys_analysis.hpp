@@ -83,10 +83,16 @@ inline constexpr std::array analysis_keys{
              "`instantaneous`: at the row's time (a velocity projection and two extra Newton solves per row or frame; "
              "see `joints`)"},
     ModelKey{"sensors[]", "name", "yes", "", "", "no commas, quotes or line breaks", "unique column name"},
-    ModelKey{"sensors[]", "node", "one of `node`, `element` and `set`", "", "", "", "the node measured"},
-    ModelKey{"sensors[]", "element", "one of `node`, `element` and `set`", "", "", "",
+    ModelKey{"sensors[]", "node", "one of `node`, `element`, `set` and `beam`", "", "", "", "the node measured"},
+    ModelKey{"sensors[]", "element", "one of `node`, `element`, `set` and `beam`", "", "", "",
              "the element measured (its element name, e.g. `cantilever_1`)"},
-    ModelKey{"sensors[]", "set", "one of `node`, `element` and `set`", "", "", "",
+    ModelKey{"sensors[]", "beam", "one of `node`, `element`, `set` and `beam`", "", "", "",
+             "a point along a beam (its name in `beams`), at `at`: a node quantity interpolated between the nodes "
+             "on either side, an element field between the middles of the elements on either side (below)"},
+    ModelKey{"sensors[]", "at", "with `beam`", "m", "", ">= 0, <= the beam's length",
+             "the point's distance along the beam from its first node (`from`), in the reference configuration "
+             "(the sum of its elements' lengths)"},
+    ModelKey{"sensors[]", "set", "one of `node`, `element`, `set` and `beam`", "", "", "",
              "a set (see `sets`): one sensor per member, named `<name>_<member>` (columns in the set's order)"},
     ModelKey{"sensors[]", "quantity", "yes", "", "",
              "node: one of position, displacement, velocity, rotation, orientation, angular_velocity; element: a "

@@ -32,8 +32,13 @@ CommittedState::CommittedState(fem::Model& model, assembly::Tableau& tableau)
     if (rank_ == 0 && !model.sensors.empty()) {
       std::unordered_map<const fem::Element*, std::size_t> index;
       for (std::size_t e = 0; e < model.elements.size(); ++e) index.emplace(model.elements[e].get(), e);
-      for (const fem::Sensor& s : model.sensors)
+      const auto keep_read = [&](const fem::Sensor& s) {
         if (const auto it = index.find(s.element); s.element && it != index.end()) keep[it->second] = 1;
+      };
+      for (const fem::Sensor& s : model.sensors) {
+        keep_read(s);
+        for (const fem::WeightedSensor& part : s.parts) keep_read(part.sensor);  // a point along a beam
+      }
     }
     for (std::size_t e = 0; e < keep.size(); ++e)
       if (keep[e]) kept_elements_.push_back(e);

@@ -1,6 +1,7 @@
 // Sensors: a node's position, displacement, velocity, rotation, orientation or angular velocity
 // (in a frame of a node, a rigid body or a joint), or an element's output field; the columns of
 // sensors.csv.
+#include "elements/beam.hpp"
 #include "io/model/list_items.hpp"
 #include "io/model/section_readers.hpp"
 #include "io/model/values.hpp"
@@ -9,6 +10,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 namespace catena::io::reader {
 
@@ -101,6 +104,72 @@ void read_node_sensor(const ModelContext& context, const Cursor& item, const Cur
   if (const auto frame = item.find("frame")) s.frame = read_sensor_frame(context, *frame);
 }
 
+/// A beam definition looked up by name; unknown: a suggestion.
+const BeamDefinition& find_beam(const ModelContext& context, const Cursor& c) {
+  const std::string name = context.name_at(c, "a beam name");
+  if (const auto it = context.beams.find(name); it != context.beams.end()) return it->second;
+  std::vector<std::string> names;
+  for (const auto& entry : context.beams) names.push_back(entry.first);
+  const DefinedNamesWording wording{.none = "the model has no beams", .list_at_most = 12, .counted = "are defined"};
+  c.fail("unknown beam '" + name + "'" + unknown_name_hint(name, names, wording));
+}
+
+/// The two points of `stations` (ascending) to interpolate linearly between at `s`, with their
+/// weights: the pair around s, or the nearest pair outside (linear extrapolation); one point alone
+/// when there is only one.
+std::vector<std::pair<std::size_t, double>> interpolation(const std::vector<double>& stations, double s) {
+  if (stations.size() == 1) return {{0, 1.0}};
+  std::size_t k = 1;  // stations[k − 1], stations[k] bracket s (or are the nearest pair)
+  while (k + 1 < stations.size() && stations[k] < s) ++k;
+  const double xi = (s - stations[k - 1]) / (stations[k] - stations[k - 1]);
+  return {{k - 1, 1.0 - xi}, {k, xi}};
+}
+
+/// A sensor at distance `at` along a beam: node quantities interpolated linearly between the
+/// nodes on either side (what the elements' chords do), element fields between the middles of
+/// the elements on either side, where the elements evaluate them, and extrapolated over the half
+/// elements at the beam's ends (exact for a field that is linear along the beam, a bending moment
+/// between loads).
+void read_beam_point_sensor(const ModelContext& context, const Cursor& item, const Cursor& beam_cursor,
+                            fem::Sensor& s) {
+  const BeamDefinition& beam = find_beam(context, beam_cursor);
+  std::vector<double> nodes{0.0}, middles;
+  for (const elements::Beam* e : beam.elements) {
+    middles.push_back(nodes.back() + e->length() / 2.0);
+    nodes.push_back(nodes.back() + e->length());
+  }
+  const double length = nodes.back();
+  const Cursor at_cursor = item.get("at", "the point's distance along the beam from its first node [m]");
+  const double at = read_number(at_cursor, context.parameters,
+                                key_quantity<"sensors[]", "at">("distance along the beam", Bound::NonNegative));
+  if (at > length * (1.0 + 1e-12))
+    at_cursor.fail("expected a distance along beam '" + context.name_at(beam_cursor, "") + "' of at most its length " +
+                   format_number(length) + " m; found " + format_number(at) + " m");
+  const auto quantity = item.find("quantity");
+  const bool node_quantity =
+      quantity && quantity->is_scalar() &&
+      std::find(sensor_quantities.begin(), sensor_quantities.end(), quantity->node().Scalar()) != sensor_quantities.end();
+  if (node_quantity && quantity->node().Scalar() == "orientation")
+    quantity->fail("expected a quantity that interpolates along a beam (position, displacement, velocity, rotation or "
+                   "angular_velocity); found 'orientation' (a quaternion: use a node sensor)");
+  for (const auto& [index, weight] : interpolation(node_quantity ? nodes : middles, at)) {
+    fem::WeightedSensor part{weight, {}};
+    if (node_quantity)
+      read_node_sensor(context, item, beam_cursor, beam.chain[index], part.sensor);
+    else
+      read_element_sensor(context, item, beam_cursor, *beam.elements[index], part.sensor);
+    s.parts.push_back(std::move(part));
+  }
+  // The parts' common fields, for what looks at a sensor's kind (frame, quantity).
+  const fem::Sensor& first = s.parts.front().sensor;
+  s.node = first.node;
+  s.quantity = first.quantity;
+  s.component = first.component;
+  s.frame = first.frame;
+  s.element = first.element;
+  s.field = first.field;
+}
+
 }  // namespace
 
 constexpr ListSection sensors_section{"sensors", "a list of sensors {name, node, quantity, component}",
@@ -127,8 +196,13 @@ void read_sensors(ModelContext& context) {
     const auto node = item.find("node");
     const auto element = item.find("element");
     const auto set = item.find("set");
+    const auto beam = item.find("beam");
     if (node && element) node->fail("expected either a node or an element in one sensor; found both");
     if (set && (node || element)) set->fail("expected either a set or a single node or element in one sensor; found both");
+    if (beam && (node || element || set))
+      beam->fail("expected either a point along a beam or a node, element or set in one sensor; found both");
+    if (const auto at = item.find("at"); at && !beam)
+      at->fail("expected `at` only with `beam` (a point along a beam); found it without");
     const auto add = [&](const std::string& sensor_name, auto&& fill) {
       fem::Sensor s;
       s.name = sensor_name;
@@ -143,12 +217,14 @@ void read_sensors(ModelContext& context) {
         add(name + "_" + context.node_name(id), [&](fem::Sensor& s) { read_node_sensor(context, item, *set, id, s); });
       for (const fem::Element* e : members.elements)
         add(name + "_" + e->name(), [&](fem::Sensor& s) { read_element_sensor(context, item, *set, *e, s); });
+    } else if (beam) {
+      add(name, [&](fem::Sensor& s) { read_beam_point_sensor(context, item, *beam, s); });
     } else if (element) {
       add(name, [&](fem::Sensor& s) {
         read_element_sensor(context, item, *element, context.read_element(*element), s);
       });
     } else {
-      const Cursor node_cursor = item.get("node", "the node measured (or an element, or a set)");
+      const Cursor node_cursor = item.get("node", "the node measured (or an element, a set or a beam)");
       add(name, [&](fem::Sensor& s) { read_node_sensor(context, item, node_cursor, context.read_node(node_cursor), s); });
     }
   });
