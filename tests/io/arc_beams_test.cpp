@@ -66,8 +66,19 @@ supports: [{node: root, dofs: all}]
 analysis: {type: static, dt: 1, t_end: 1}
 )yaml";
 
-TEST(ArcBeams, NodesLieOnTheCircleWithEqualChords) {
-  const fem::Model model = read_text("tilted", tilted_arc);
+/// `tilted_arc` turned the other way (angle −90°) when `sign` is −1.
+std::string tilted(double sign) {
+  std::string text = tilted_arc;
+  if (sign < 0) text.replace(text.find("angle: 90 deg"), 13, "angle: -90 deg");
+  return text;
+}
+
+class ArcBeamsBothWays : public ::testing::TestWithParam<double> {};
+INSTANTIATE_TEST_SUITE_P(ArcBeams, ArcBeamsBothWays, ::testing::Values(1.0, -1.0));
+
+TEST_P(ArcBeamsBothWays, NodesLieOnTheCircleWithEqualChords) {
+  const double sign = GetParam();
+  const fem::Model model = read_text("tilted", tilted(sign));
   const fem::Vec3 centre(1, 2, 3), axis = fem::Vec3(1, 1, 0).normalized();
   const double R = std::sqrt(8.0);
   std::vector<fem::Vec3> points{position(model, "root")};
@@ -78,7 +89,7 @@ TEST(ArcBeams, NodesLieOnTheCircleWithEqualChords) {
     EXPECT_NEAR((points[k] - centre).dot(axis), 0.0, 1e-13 * R) << k;
     // The angle turned from the root, right-hand about the axis.
     const fem::Vec3 r0 = points[0] - centre, r = points[k] - centre;
-    EXPECT_NEAR(std::atan2(r0.cross(r).dot(axis), r0.dot(r)), static_cast<double>(k) * (pi / 2) / 8, 1e-13) << k;
+    EXPECT_NEAR(std::atan2(r0.cross(r).dot(axis), r0.dot(r)), sign * static_cast<double>(k) * (pi / 2) / 8, 1e-13) << k;
   }
   const auto beams = elements_of<elements::Beam>(model);
   ASSERT_EQ(beams.size(), 8u);
@@ -89,7 +100,7 @@ TEST(ArcBeams, NodesLieOnTheCircleWithEqualChords) {
   // The generated nodes' triads follow the curve: the root's (identity) turned by their angle.
   for (int k = 1; k < 8; ++k) {
     const fem::Quaternion q = model.initial_state[static_cast<std::size_t>(model.find_node("arc_" + std::to_string(k))->index)].orientation;
-    EXPECT_LT(q.angularDistance(fem::Quaternion(Eigen::AngleAxisd(k * (pi / 2) / 8, axis))), 1e-13) << k;
+    EXPECT_LT(q.angularDistance(fem::Quaternion(Eigen::AngleAxisd(sign * k * (pi / 2) / 8, axis))), 1e-13) << k;
   }
 }
 
@@ -100,13 +111,13 @@ double largest(const Eigen::Matrix<double, 6, 1>& eps, const std::vector<int>& i
   return m;
 }
 
-TEST(ArcBeams, SectionAxesFollowTheCurveWithoutTwist) {
+TEST_P(ArcBeamsBothWays, SectionAxesFollowTheCurveWithoutTwist) {
   // Deformations ε = (ε_ax, θ_t, θ_ay, θ_by, θ_az, θ_bz), rotations of the ends about the local
   // axes. Turning one end of an element by a small δ about an expected local axis must show up in
   // that axis' bending components only: local z is the arc's axis for every element and local y
   // is axis × chord, so consecutive elements' y axes differ by the element angle (pi/2)/8, turned
   // about z, with no twist about the chord.
-  const fem::Model model = read_text("axes", tilted_arc);
+  const fem::Model model = read_text("axes", tilted(GetParam()));
   const fem::Vec3 axis = fem::Vec3(1, 1, 0).normalized();
   const double delta = 1e-6;
   const auto beams = elements_of<elements::Beam>(model);
