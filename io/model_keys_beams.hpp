@@ -14,7 +14,9 @@ inline constexpr std::array beam_keys{
     ModelKey{"beams[]", "nodes", "one of `nodes` and `from`/`to`", "", "", "", "`[a, b]`: one element from `a` to `b`"},
     ModelKey{"beams[]", "from", "one of `nodes` and `from`/`to`", "", "", "",
              "start node of a generated line of elements"},
-    ModelKey{"beams[]", "to", "one of `nodes` and `from`/`to`", "", "", "", "end node of a generated line of elements"},
+    ModelKey{"beams[]", "to", "with `from` (optional with `arc`)", "", "", "",
+             "end node of a generated line of elements; with `arc`, it must lie at the arc's end (default: a "
+             "generated node `<name>_end`)"},
     ModelKey{"beams[]", "elements", "no (with `from`/`to`); yes with `arc`", "", "1", ">= 1, integer",
              "number of elements n"},
     ModelKey{"beams[]", "arc", "no (with `from`)", "", "straight", "",
