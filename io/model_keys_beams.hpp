@@ -14,8 +14,13 @@ inline constexpr std::array beam_keys{
     ModelKey{"beams[]", "nodes", "one of `nodes` and `from`/`to`", "", "", "", "`[a, b]`: one element from `a` to `b`"},
     ModelKey{"beams[]", "from", "one of `nodes` and `from`/`to`", "", "", "",
              "start node of a generated line of elements"},
-    ModelKey{"beams[]", "to", "one of `nodes` and `from`/`to`", "", "", "", "end node of a generated line of elements"},
-    ModelKey{"beams[]", "elements", "no (with `from`/`to`)", "", "1", ">= 1, integer", "number of elements n"},
+    ModelKey{"beams[]", "to", "with `from` (optional with `arc`)", "", "", "",
+             "end node of a generated line of elements; with `arc`, it must lie at the arc's end (default: a "
+             "generated node `<name>_end`)"},
+    ModelKey{"beams[]", "elements", "no (with `from`/`to`); yes with `arc`", "", "1", ">= 1, integer",
+             "number of elements n"},
+    ModelKey{"beams[]", "arc", "no (with `from`)", "", "straight", "",
+             "`{centre, angle, axis}`: the elements follow a circular arc from `from` (below); `to` is then optional"},
     ModelKey{"beams[]", "orientation", "no", "", "see below", "not along the beam",
              "a vector (global axes) in the plane of the local x and y axes"},
     ModelKey{"beams[]", "section", "one of `section` and `material` + `shape`", "", "", "",
@@ -36,6 +41,12 @@ inline constexpr std::array beam_keys{
              "or `mixed` (their average: the most accurate frequencies, about a fifth of the lumped error for a "
              "cantilever's third mode). The coupling part keeps weight, momentum and the midpoint scheme's exact "
              "energy and momentum balance; rotary inertia stays lumped"},
+
+    ModelKey{"beams[].arc", "centre", "yes", "m", "", "not `from`", "`[x, y, z]`: the centre of the circle"},
+    ModelKey{"beams[].arc", "angle", "yes", "rad", "", "nonzero, |angle| < 360 deg",
+             "the angle the arc turns from `from` about `axis` (right-hand rule; negative turns the other way)"},
+    ModelKey{"beams[].arc", "axis", "no", "", "`[0, 0, 1]`", "normal to the radius",
+             "`[x, y, z]`: the axis through the centre the arc turns about (any length)"},
 
     ModelKey{"beams[].section", "EA", "yes", "N", "", "> 0", "axial stiffness"},
     ModelKey{"beams[].section", "GAy", "no", "N", "rigid in shear", "> 0",

@@ -34,6 +34,7 @@ inline constexpr auto& mass = keys_of<"masses[]">;
 inline constexpr auto& truss = keys_of<"trusses[]">;
 inline constexpr auto& beam = keys_of<"beams[]">;
 inline constexpr auto& beam_section = keys_of<"beams[].section">;
+inline constexpr auto& arc = keys_of<"beams[].arc">;
 inline constexpr auto& material = keys_of<"beams[].material">;
 inline constexpr auto& shape = keys_of<"beams[].shape">;
 inline constexpr auto& rectangle = keys_of<"beams[].shape.rectangle">;
@@ -57,6 +58,7 @@ constexpr std::span<const std::string_view> known_keys(std::string_view context)
   if (context == "trusses[]") return truss;
   if (context == "beams[]") return beam;
   if (context == "beams[].section") return beam_section;
+  if (context == "beams[].arc") return arc;
   if (context == "beams[].material") return material;
   if (context == "beams[].shape") return shape;
   if (context == "beams[].shape.rectangle") return rectangle;

@@ -7,6 +7,13 @@
 #include "io/name_hint.hpp"
 #include "io/yaml_schema.hpp"
 
+#include <Eigen/Geometry>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
+
 namespace catena::io::reader {
 
 namespace {
@@ -37,11 +44,55 @@ fem::Vec3 read_orientation(const ModelContext& context, const Cursor& item, cons
   return orientation.norm() > 1e-9 * chord.norm() ? orientation : fem::Vec3::UnitY();
 }
 
+/// A circular arc: `arc: {centre, angle, axis}` of a beam entry.
+struct Arc {
+  fem::Vec3 centre;
+  fem::Vec3 axis;  ///< unit
+  double angle = 0.0;
+  /// The point at angle θ along the arc from `start` (right-hand turn about the axis through the centre).
+  [[nodiscard]] fem::Vec3 point(const fem::Vec3& start, double theta) const {
+    return centre + Eigen::AngleAxisd(theta, axis) * (start - centre);
+  }
+  [[nodiscard]] fem::Quaternion turn(double theta) const { return fem::Quaternion(Eigen::AngleAxisd(theta, axis)); }
+};
+
+/// The `arc` mapping, checked against the start point `start` (the `from` node).
+Arc read_arc(const ModelContext& context, const Cursor& c, const fem::Vec3& start) {
+  if (!c.is_map()) c.fail_expected("an arc {centre: [x, y, z], angle, axis: [x, y, z]}");
+  const fem::ParameterTable& parameters = context.parameters;
+  Arc arc;
+  const Cursor centre = c.get("centre", "the centre of the arc [m], [x, y, z]");
+  arc.centre = read_vec3(centre, parameters, key_quantity<"beams[].arc", "centre">("arc centre"));
+  const Cursor angle = c.get("angle", "the angle the arc turns about its axis [rad] (e.g. \"45 deg\")");
+  arc.angle = read_number(angle, parameters, key_quantity<"beams[].arc", "angle">("arc angle"));
+  if (!(arc.angle != 0.0 && std::abs(arc.angle) < 2.0 * std::numbers::pi))
+    angle.fail("expected an arc angle with 0 < |angle| < 360 deg; found " + format_number(arc.angle) + " rad");
+  arc.axis = fem::Vec3::UnitZ();
+  std::optional<Cursor> axis_cursor = c.find("axis");
+  if (axis_cursor) {
+    arc.axis = read_vec3(*axis_cursor, parameters, key_quantity<"beams[].arc", "axis">("arc axis"));
+    if (!(arc.axis.norm() > 0.0)) axis_cursor->fail("expected a nonzero arc axis; found [0, 0, 0]");
+    arc.axis.normalize();
+  }
+  const fem::Vec3 radius = start - arc.centre;
+  const double r = radius.norm();
+  if (!(r > 1e-12 * std::max(1.0, arc.centre.norm())))
+    centre.fail("the arc's centre is the `from` node " + format_vector(start) +
+                "; expected a centre at a nonzero radius from it");
+  if (std::abs(arc.axis.dot(radius)) > 1e-9 * r)
+    (axis_cursor ? *axis_cursor : c)
+        .fail("expected an arc axis " + format_vector(arc.axis) + " perpendicular to the radius " +
+              format_vector(radius) + " (the `from` node minus the centre)" +
+              (axis_cursor ? "" : "; the axis defaults to [0, 0, 1]: give `axis`"));
+  return arc;
+}
+
 }  // namespace
 
 constexpr ListSection beams_section{
     "beams", "a list of beams {name, nodes, section}",
-    "a beam {name, nodes or from/to/elements, section or material and shape, orientation}", schema::beam};
+    "a beam {name, nodes or from/to/elements (or from/arc/elements), section or material and shape, orientation}",
+    schema::beam};
 
 void read_beams(ModelContext& context) {
   const fem::ParameterTable& parameters = context.parameters;
@@ -59,15 +110,47 @@ void read_beams(ModelContext& context) {
     const auto from = item.find("from");
     const auto to = item.find("to");
     const auto count = item.find("elements");
+    const auto arc_cursor = item.find("arc");
     fem::NodeId a, b;
     int n = 1;
-    if (nodes) {
+    std::optional<Arc> arc;
+    if (nodes && !arc_cursor) {
       if (from || to || count)
         (from ? *from : to ? *to : *count).fail("expected either nodes: [a, b] or from, to and elements; found both");
       if (!nodes->is_sequence() || nodes->size() != 2) nodes->fail_expected("the beam's two node names [a, b]");
       a = context.read_node((*nodes)[0]);
       b = context.read_node((*nodes)[1]);
       context.check_two_ends(*nodes, (*nodes)[1], a, b, "beam");
+    } else if (arc_cursor) {
+      if (nodes) nodes->fail("expected either nodes: [a, b] or from, arc and elements; found both");
+      if (const auto o = item.find("offsets")) o->fail("offsets are not available on an arc; expected no `offsets`");
+      if (const auto o = item.find("orientation"))
+        o->fail("an arc's section axes follow the curve (local z along the arc's axis); expected no `orientation`");
+      const Cursor from_cursor = item.get("from", "the node at the arc's start");
+      a = context.read_node(from_cursor);
+      const Cursor count_cursor = item.get("elements", "the number of elements along the arc");
+      n = read_integer(count_cursor, parameters, "elements along the arc", 1);
+      arc = read_arc(context, *arc_cursor, context.reference_position(a));
+      const fem::Vec3 Xa = context.reference_position(a);
+      const fem::Vec3 end = arc->point(Xa, arc->angle);
+      if (to) {
+        b = context.read_node(*to);
+        const fem::Vec3 Xb = context.reference_position(b);
+        const double r = (Xa - arc->centre).norm();
+        if ((Xb - end).norm() > 1e-9 * r)
+          to->fail("the node '" + context.node_name(b) + "' at " + format_vector(Xb) + " is not the arc's end " +
+                   format_vector(end) + " (off by " + format_number((Xb - end).norm()) +
+                   "); expected the node where the arc ends, or no `to` (a generated end node '" + name + "_end')");
+        context.check_two_ends(*to, *to, a, b, "beam");
+      } else {
+        const std::string end_name = name + "_end";
+        if (const auto it = context.node_lines.find(end_name); it != context.node_lines.end())
+          name_cursor.fail("the arc's generated end node '" + end_name + "' has the name of a node defined on line " +
+                           std::to_string(it->second) + "; expected a beam name whose generated names are new");
+        b = context.add_node(end_name, end, name_cursor, line, fem::NodeKind::Frame);
+        model.initial_state[static_cast<std::size_t>(b.index)].orientation =
+            arc->turn(arc->angle) * model.initial_state[static_cast<std::size_t>(a.index)].orientation;
+      }
     } else {
       if (!from && !to) static_cast<void>(item.get("nodes", "the beam's two nodes [a, b], or from, to and elements"));
       const Cursor from_cursor = item.get("from", "the node at the beam's start");
@@ -92,7 +175,7 @@ void read_beams(ModelContext& context) {
     const fem::Vec3 Xa = context.reference_position(a) + offsets[0];
     const fem::Vec3 chord = context.reference_position(b) + offsets[1] - Xa;
     if (!(chord.norm() > 0.0)) name_cursor.fail("the beam's end points coincide; expected a beam of nonzero length");
-    const fem::Vec3 orientation = read_orientation(context, item, chord);
+    const fem::Vec3 orientation = arc ? fem::Vec3::Zero() : read_orientation(context, item, chord);
 
     // Nodes: the ends become frame nodes; n − 1 generated nodes between them.
     model.make_frame(a);
@@ -103,14 +186,19 @@ void read_beams(ModelContext& context) {
     const fem::Quaternion& qa = model.initial_state[static_cast<std::size_t>(a.index)].orientation;
     const fem::Quaternion& qb = model.initial_state[static_cast<std::size_t>(b.index)].orientation;
     const fem::Quaternion q_mid = qa.angularDistance(qb) < 1e-12 ? qa : fem::Quaternion::Identity();
+    // Along an arc, the triads follow the curve (a's turned about the axis by the node's angle)
+    // when b's is a's turned by the whole angle; the identity otherwise.
+    const bool triads_follow = arc && (arc->turn(arc->angle) * qa).angularDistance(qb) < 1e-12;
     for (int k = 1; k < n; ++k) {
       const std::string node_name = name + "_" + std::to_string(k);
       if (const auto it = context.node_lines.find(node_name); it != context.node_lines.end())
         name_cursor.fail("the beam's generated node '" + node_name + "' has the name of a node defined on line " +
                          std::to_string(it->second) + "; expected a beam name whose generated names are new");
-      const fem::Vec3 position = Xa + (static_cast<double>(k) / n) * chord;
+      const double s = static_cast<double>(k) / n;
+      const fem::Vec3 position = arc ? arc->point(Xa, s * arc->angle) : fem::Vec3(Xa + s * chord);
       const fem::NodeId id = context.add_node(node_name, position, name_cursor, line, fem::NodeKind::Frame);
-      model.initial_state[static_cast<std::size_t>(id.index)].orientation = q_mid;
+      model.initial_state[static_cast<std::size_t>(id.index)].orientation =
+          !arc ? q_mid : triads_follow ? fem::Quaternion(arc->turn(s * arc->angle) * qa) : fem::Quaternion::Identity();
       def.chain.push_back(id);
     }
     def.chain.push_back(b);
@@ -123,8 +211,13 @@ void read_beams(ModelContext& context) {
       const fem::NodeId q = def.chain[static_cast<std::size_t>(k) + 1];
       const std::array<fem::Vec3, 2> ends{k == 0 ? offsets[0] : fem::Vec3::Zero(),
                                           k == n - 1 ? offsets[1] : fem::Vec3::Zero()};
+      // Along an arc: local z along the axis, local y = axis × chord (towards the centre for a
+      // positive angle), so the section turns with the curve and does not twist.
+      const fem::Vec3 element_orientation =
+          arc ? fem::Vec3(arc->axis.cross(context.reference_position(q) - context.reference_position(p)))
+              : orientation;
       const auto& beam = model.add_element<elements::Beam>(element, model.attach(p), model.attach(q), section,
-                                                           orientation, ends);
+                                                           element_orientation, ends);
       def.elements.push_back(&beam);
       const double L = beam.length();
       for (const fem::NodeId end : {p, q}) {
