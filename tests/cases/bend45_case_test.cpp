@@ -17,12 +17,9 @@ namespace {
 
 using testing::CaseReference;
 using testing::CaseRun;
+using testing::final_value;
 using testing::run_case;
 using testing::sensor_index;
-
-double final_value(const CaseRun& c, const std::string& sensor) {
-  return c.rec.rows.back().sensors[sensor_index(c.model, sensor)];
-}
 
 /// Each tip displacement component within `tolerance` × |published tip displacement| of the
 /// published figures `source` (reference.yaml).

@@ -23,17 +23,12 @@ namespace {
 
 using testing::CaseReference;
 using testing::CaseRun;
+using testing::node_index;
 using testing::run_case;
 using testing::sensor_index;
 
 constexpr const char* kCase = "lateral-buckling-bauchau";
 constexpr double kTimes[] = {0.1, 0.2, 0.3, 0.4};  // validation.py TIMES
-
-std::size_t node_index(const fem::Model& m, const std::string& name) {
-  const auto id = m.find_node(name);
-  if (!id) throw std::runtime_error("no node " + name);
-  return static_cast<std::size_t>(id->index);
-}
 
 /// The compared histories of a run (validation.py history()).
 struct Histories {
