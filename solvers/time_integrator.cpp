@@ -214,8 +214,14 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
         tableau_->gather_all(u, step_average);
         const KeptJacobian kept = newton_.kept_jacobian();
         const std::vector<fem::NodeState> committed(state_.states().begin(), state_.states().end());
-        static_cast<void>(project_velocities(*model_, *tableau_, state_, t));
-        const std::vector<double> at_t = extrapolated_reactions(t, u);
+        std::vector<double> at_t;
+        try {
+          static_cast<void>(project_velocities(*model_, *tableau_, state_, t));
+          at_t = extrapolated_reactions(t, u);
+        } catch (const InconsistentJoints&) {
+          // Joints that became active since the start and contradict each other: the run goes
+          // on as it would without this option; the row keeps the step average.
+        }
         std::copy(committed.begin(), committed.end(), state_.states().begin());
         newton_.restore_kept_jacobian(kept);
         if (!at_t.empty()) report_reactions(at_t);
