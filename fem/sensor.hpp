@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace catena::fem {
@@ -79,5 +80,10 @@ struct WeightedSensor {
 /// (NaN if it sets none).
 double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes,
                        std::span<const NodeState> states, std::span<const NodeState> initial);
+
+/// The SI unit of a sensor's values ("m", "rad/s", "N m"; "1" for a quaternion component): from its
+/// quantity, or for an element field from the field's name. Empty when unknown: a field without a
+/// known unit, or a `scale` other than 1 (a normalization or another unit).
+[[nodiscard]] std::string_view sensor_unit(const Sensor& sensor);
 
 }  // namespace catena::fem

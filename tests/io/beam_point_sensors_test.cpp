@@ -9,6 +9,7 @@
 #include "assembly/tableau.hpp"
 #include "io/input_error.hpp"
 #include "io/model_reader.hpp"
+#include "fem/sensor.hpp"
 #include "solvers/time_integrator.hpp"
 
 #include <gtest/gtest.h>
@@ -46,6 +47,11 @@ sensors:
 
 std::vector<double> final_sensors(const std::string& text) {
   fem::Model model = io::read_model(testing::write_temp("catena_beam_point_sensors", "model.yaml", text));
+  // summary.json's units of these sensors (fem::sensor_unit), from their quantities and fields.
+  for (const fem::Sensor& s : model.sensors) {
+    const std::string_view expected = s.name[0] == 'M' ? "N m" : s.name[0] == 'V' ? "N" : "m";
+    EXPECT_EQ(fem::sensor_unit(s), expected) << s.name;
+  }
   assembly::Tableau tableau(model, PETSC_COMM_WORLD);
   solvers::TimeIntegrator integrator(model, tableau);
   testing::RecordingObserver rec;
