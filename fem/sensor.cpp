@@ -82,6 +82,7 @@ double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<con
 
 std::string_view sensor_unit(const Sensor& sensor) {
   if (sensor.scale != 1.0) return "";
+  if (!sensor.parts.empty()) return sensor_unit(sensor.parts.front().sensor);  // a point along a beam
   switch (sensor.quantity) {
     case SensorQuantity::Position:
     case SensorQuantity::Displacement: return "m";

@@ -54,7 +54,7 @@ struct Sensor {
   std::string field{};
   double scale = 1.0;  ///< multiplies the value (a normalization, `scale: 1/L`, or another unit)
   /// Not empty: the value is Σ weight · value of the parts (a point between a beam's nodes or
-  /// element middles, interpolated linearly), times `scale`; the fields above are the parts'.
+  /// element middles, interpolated linearly), times `scale`; the fields above are then unused.
   std::vector<WeightedSensor> parts{};
 };
 

@@ -14,6 +14,7 @@
 #include "solvers/solver_failure.hpp"
 #include "solvers/consistent_start.hpp"
 #include "solvers/time_integrator.hpp"
+#include "support/case_runner.hpp"
 #include "support/recording_observer.hpp"
 
 #include <gtest/gtest.h>
@@ -121,10 +122,8 @@ sensors:
   - {name: fx, element: pin, quantity: reaction_force_x}
 )yaml";
   fem::Model model = io::read_model(testing::write_temp("catena_reaction_timing_" + timing, "model.yaml", text));
-  assembly::Tableau tableau(model, PETSC_COMM_WORLD);
-  solvers::TimeIntegrator integrator(model, tableau);
   testing::RecordingObserver rec;
-  static_cast<void>(integrator.run(rec));
+  static_cast<void>(testing::run_model(model, rec));
   return rec;
 }
 
