@@ -8,7 +8,8 @@
 # - --reactions: the hinge's force components in one panel (its moments are Newton's round-off
 #   beside its forces: left out), step averages shifted by dt/2, which puts them on the
 #   instantaneous reactions of a second run (to 1e-2 N, where the unshifted ones are 0.1 N off);
-# - --reactions on a model without reaction sensors, or without --model: exit 2 and the sensor to add.
+# - --reactions with a model without reaction sensors (exit 2, the sensor to add, naming the joint),
+#   without joints, or without --model: exit 2.
 # Exit code 77 (ctest SKIP_RETURN_CODE) without matplotlib or PyYAML.
 # usage: plot_run.sh SOURCE_DIR CATENA WORK_DIR
 set -euo pipefail
@@ -89,16 +90,23 @@ if failures:
     sys.exit(1)
 PY
 
+# The bar's model without its reaction sensors (a model with a joint), and a model without joints.
+grep -v "quantity: reaction_" "$bar" > "$work/bar-without-reactions.yaml"
 set +e
-"$src/tools/plot" "$work/pendulum" --reactions --model "$src/cases/bathe-pendulum/model.yaml" --out "$work/none.png" 2> "$work/none.txt"
+"$src/tools/plot" "$work/bar" --reactions --model "$work/bar-without-reactions.yaml" --out "$work/none.png" 2> "$work/none.txt"
 code=$?
+"$src/tools/plot" "$work/pendulum" --reactions --model "$src/cases/bathe-pendulum/model.yaml" 2> "$work/nojoint.txt"
+code_nojoint=$?
 "$src/tools/plot" "$work/bar" --reactions 2> "$work/nomodel.txt"
 code_nomodel=$?
 set -e
 [[ $code -eq 2 ]] || { echo "no reaction sensors: exit code $code, expected 2"; cat "$work/none.txt"; exit 1; }
-grep -q "no joint reaction sensors" "$work/none.txt" && grep -q "quantity: reaction_force_x" "$work/none.txt" ||
+grep -q "no joint reaction sensors in model 'reaction-bar'" "$work/none.txt" &&
+  grep -qF "{name: pin_fx, element: pin, quantity: reaction_force_x}" "$work/none.txt" ||
   { echo "no reaction sensors: message was: $(cat "$work/none.txt")"; exit 1; }
 [[ ! -e "$work/none.png" ]] || { echo "a PNG was written without reaction sensors"; exit 1; }
+[[ $code_nojoint -eq 2 ]] && grep -q "the model has no joints" "$work/nojoint.txt" ||
+  { echo "no joints: exit code $code_nojoint, message: $(cat "$work/nojoint.txt")"; exit 1; }
 [[ $code_nomodel -eq 2 ]] && grep -q -- "--model" "$work/nomodel.txt" ||
   { echo "--reactions without --model: exit code $code_nomodel, message: $(cat "$work/nomodel.txt")"; exit 1; }
 echo "tools/plot: sensors, energy --overlay and reactions plotted as described; no reaction sensors refused"
