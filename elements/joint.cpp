@@ -445,7 +445,7 @@ double Joint::law_rate(int k, double t) const {
   return ((*law.function)(t + dt) - (*law.function)(t)) / dt;
 }
 
-void Joint::start_with(std::span<const double> x, const fem::DofMap& map) {
+void Joint::take_multipliers(std::span<const double> x, const fem::DofMap& map) {
   const auto dofs = map.dofs(reaction_);
   for (std::size_t k = 0; k < 6; ++k)
     lambda_[static_cast<Eigen::Index>(k)] = dofs[k] == fem::fixed_dof ? 0.0 : x[static_cast<std::size_t>(dofs[k])];

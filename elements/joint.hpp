@@ -116,8 +116,8 @@ class Joint final : public fem::Element {
   /// rates (law_rate).
   void velocity_constraints(double t, std::span<const fem::NodeState> states,
                             std::vector<fem::VelocityConstraint>& out) const override;
-  /// The reactions at the start (λ, reaction sensors' first row).
-  void start_with(std::span<const double> x, const fem::DofMap& map) override;
+  /// λ, the reactions its sensors report (fem::Element::take_multipliers).
+  void take_multipliers(std::span<const double> x, const fem::DofMap& map) override;
   /// The rate component k's kinematic law prescribes at t: ė(t) for a rate drive, ġ(t) (a
   /// one-sided difference: laws may be defined from t = 0 on only) for a prescribed motion, 0 for
   /// an ideal constraint; 0 for other laws.

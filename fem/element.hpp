@@ -105,9 +105,10 @@ class Element {
   /// Its velocity constraints at time t and the given states (solvers/consistent_start.hpp
   /// makes initial velocities meet them). Most elements have none.
   virtual void velocity_constraints(double /*t*/, std::span<const NodeState>, std::vector<VelocityConstraint>&) const {}
-  /// Its own unknowns' values at the start, before any step (the joints' reactions at t = 0,
-  /// TimeIntegrator::start_reactions): `x` in `map`'s numbering.
-  virtual void start_with(std::span<const double> /*x*/, const DofMap& /*map*/) {}
+  /// Takes its own unknowns' values from `x` (`map`'s numbering) outside a step's commit: the
+  /// joints' reported reactions at t = 0 and, with `output.reactions: instantaneous`, at each row
+  /// (TimeIntegrator::report_reactions), which the next step also starts its prediction from.
+  virtual void take_multipliers(std::span<const double> /*x*/, const DofMap& /*map*/) {}
 
   /// After convergence of a time element: update internal history. Most elements have none.
   virtual void commit(const StepState&) {}

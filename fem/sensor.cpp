@@ -80,6 +80,29 @@ double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<con
 
 }  // namespace
 
+std::string_view sensor_unit(const Sensor& sensor) {
+  if (sensor.scale != 1.0) return "";
+  if (!sensor.parts.empty()) return sensor_unit(sensor.parts.front().sensor);  // a point along a beam
+  switch (sensor.quantity) {
+    case SensorQuantity::Position:
+    case SensorQuantity::Displacement: return "m";
+    case SensorQuantity::Velocity: return "m/s";
+    case SensorQuantity::Rotation: return "rad";
+    case SensorQuantity::Orientation: return "1";
+    case SensorQuantity::AngularVelocity: return "rad/s";
+    case SensorQuantity::ElementField: break;
+  }
+  // The fields elements write in `cell_values` (beams, trusses, rigid bodies, joints).
+  const std::string_view f = sensor.field;
+  const auto starts = [&](std::string_view prefix) { return f.substr(0, prefix.size()) == prefix; };
+  if (starts("reaction_moment") || starts("bending_moment") || f == "torque") return "N m";
+  if (starts("reaction_force") || starts("shear_force") || f == "axial_force") return "N";
+  if (f == "relative_rx" || f == "relative_ry" || f == "relative_rz") return "rad";
+  if (f == "relative_x" || f == "relative_y" || f == "relative_z" || f == "radius") return "m";
+  if (f == "mass") return "kg";
+  return "";
+}
+
 double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> states,
                        std::span<const NodeState> initial) {
   if (sensor.parts.empty()) return sensor.scale * measured(sensor, nodes, states, initial);

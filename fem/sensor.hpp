@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace catena::fem {
@@ -53,7 +54,7 @@ struct Sensor {
   std::string field{};
   double scale = 1.0;  ///< multiplies the value (a normalization, `scale: 1/L`, or another unit)
   /// Not empty: the value is Σ weight · value of the parts (a point between a beam's nodes or
-  /// element middles, interpolated linearly), times `scale`; the fields above are the parts'.
+  /// element middles, interpolated linearly), times `scale`; the fields above are then unused.
   std::vector<WeightedSensor> parts{};
 };
 
@@ -79,5 +80,10 @@ struct WeightedSensor {
 /// (NaN if it sets none).
 double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes,
                        std::span<const NodeState> states, std::span<const NodeState> initial);
+
+/// The SI unit of a sensor's values ("m", "rad/s", "N m"; "1" for a quaternion component): from its
+/// quantity, or for an element field from the field's name. Empty when unknown: a field without a
+/// known unit, or a `scale` other than 1 (a normalization or another unit).
+[[nodiscard]] std::string_view sensor_unit(const Sensor& sensor);
 
 }  // namespace catena::fem

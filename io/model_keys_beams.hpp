@@ -61,8 +61,9 @@ inline constexpr std::array beam_keys{
              "polar mass moment of inertia per length (about local x)"},
     ModelKey{"beams[].section", "rhoIy", "no", "kg m", "0", ">= 0", "mass moment of inertia per length about local y"},
     ModelKey{"beams[].section", "rhoIz", "no", "kg m", "0", ">= 0", "mass moment of inertia per length about local z"},
-    ModelKey{"beams[].section", "radius", "no", "m", "0", ">= 0",
-             "for output only: the `radius` cell array, for ParaView's Tube filter"},
+    ModelKey{"beams[].section", "radius", "no", "m", "2 √(√(EIy EIz)/EA)", ">= 0",
+             "for output only: the `radius` cell array, for ParaView's Tube filter; by default the radius of the "
+             "solid circle with the section's radius of gyration"},
 
     ModelKey{"beams[].material", "E", "yes", "Pa", "", "> 0", "Young's modulus"},
     ModelKey{"beams[].material", "G", "one of `G` and `nu`", "Pa", "", "> 0", "shear modulus"},

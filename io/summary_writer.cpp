@@ -1,6 +1,7 @@
 #include "io/summary_writer.hpp"
 
 #include "io/output_directory.hpp"
+#include "fem/sensor.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -78,6 +79,12 @@ void add_counters(JsonObject& o, const solvers::RunCounters& counters, std::init
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> sensor_units(const fem::Model& model) {
+  std::vector<std::pair<std::string, std::string>> units;
+  for (const fem::Sensor& sensor : model.sensors) units.emplace_back(sensor.name, fem::sensor_unit(sensor));
+  return units;
+}
+
 std::string summary_json(const SummaryData& d) {
   JsonObject o;
   o.add("model_name", json_string(d.model_name));
@@ -96,6 +103,12 @@ std::string summary_json(const SummaryData& d) {
   if (!d.restarted_from.empty()) o.add("restarted_from", json_string(d.restarted_from));
   add_counters(o, d.counters, {solvers::Report::TrailingWhenSet});
   for (const auto& [name, value] : d.extra) o.add(name, json_number(value));
+  if (!d.sensor_units.empty()) {
+    std::string units = "{";
+    for (std::size_t i = 0; i < d.sensor_units.size(); ++i)
+      units += (i == 0 ? "" : ", ") + json_string(d.sensor_units[i].first) + ": " + json_string(d.sensor_units[i].second);
+    o.add("sensor_units", units + '}');
+  }
   return o.finish();
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-/// summary.json: what a run did, in one flat JSON object (one key per field below, in this order,
+/// summary.json: what a run did, in one JSON object (one key per field below, in this order,
 /// the counters by their list (solvers/run_counters.hpp), the optional `checkpoint` and
-/// `restarted_from` only when set, the counters reported at the end when set, then the `extra`
-/// entries as further keys). Strings are JSON-escaped, doubles written with 17
+/// `restarted_from` only when set, the counters reported at the end when set, the `extra`
+/// entries as further keys, then `sensor_units`, the one key whose value is an object). Strings are JSON-escaped, doubles written with 17
 /// significant digits, NaN and infinities as null.
+#include "fem/model.hpp"
 #include "solvers/run_counters.hpp"
 
 #include <filesystem>
@@ -29,9 +30,15 @@ struct SummaryData {
   std::string checkpoint;
   /// The checkpoint this run continued (--restart); the key `restarted_from` only when set.
   std::string restarted_from;
+  /// Each sensor's name and unit (fem::sensor_unit; empty when unknown), in the model's order:
+  /// the key `sensor_units`, an object, written when there are sensors.
+  std::vector<std::pair<std::string, std::string>> sensor_units;
   /// Further named figures (solver specific); each name must differ from the fields above.
   std::vector<std::pair<std::string, double>> extra;
 };
+
+/// SummaryData::sensor_units of a model's sensors.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> sensor_units(const fem::Model& model);
 
 /// The JSON text of `data` (2-space indentation, one key per line, ending with a newline).
 /// Throws std::invalid_argument when an `extra` name repeats a key.

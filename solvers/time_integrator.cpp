@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -69,12 +70,36 @@ std::vector<double> TimeIntegrator::extrapolated_reactions(double t, Vec u) {
 }
 
 void TimeIntegrator::report_reactions(std::span<const double> x) {
-  for (const auto& e : model_->elements) e->start_with(x, tableau_->global_map());
+  for (const auto& e : model_->elements) e->take_multipliers(x, tableau_->global_map());
 }
 
 void TimeIntegrator::start_reactions(Vec u) {
   const std::vector<double> at_start = extrapolated_reactions(0.0, u);
   if (!at_start.empty()) report_reactions(at_start);
+}
+
+std::vector<double> TimeIntegrator::report_instantaneous_reactions(double t, Vec u) {
+  // The short steps start from velocities that meet the joints: the scheme holds them on the
+  // joints only through the positions, and what a velocity leaves across a joint (O(Δt²)) a step
+  // of length h stops with a force of order m v/h, which the extrapolation would magnify. The
+  // committed velocities and the Jacobian Newton kept (the short steps overwrite it; put back as
+  // a checkpoint's is) are restored, so the motion stays the same bit for bit.
+  std::vector<double> step_average;
+  tableau_->gather_all(u, step_average);  // u holds the converged step
+  const KeptJacobian kept = newton_.kept_jacobian();
+  const std::vector<fem::NodeState> committed(state_.states().begin(), state_.states().end());
+  std::vector<double> at_t;
+  try {
+    static_cast<void>(project_velocities(*model_, *tableau_, state_, t));
+    at_t = extrapolated_reactions(t, u);
+  } catch (const InconsistentJoints&) {
+    // Joints that became active since the start and contradict each other: the run goes on as
+    // it would without this option; the row keeps the step average.
+  }
+  std::copy(committed.begin(), committed.end(), state_.states().begin());
+  newton_.restore_kept_jacobian(kept);
+  if (!at_t.empty()) report_reactions(at_t);
+  return step_average;
 }
 
 RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
@@ -202,34 +227,12 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     const bool row_due = k % a.output_every == 0 || k == n_steps;
     const bool frame_due = vtk_due(k) || k == n_steps;
     if (row_due || frame_due || stopping) {
-      if (instantaneous_reactions) {
-        // The rows and frames read the reactions at t. The short steps start from velocities
-        // that meet the joints: the scheme holds them on the joints only through the positions,
-        // and what a velocity leaves across a joint (O(Δt²)) a step of length h stops with a
-        // force of order m v/h, which the extrapolation would magnify. The next step starts from
-        // the committed velocities, the step average of the multipliers, which u still holds, and
-        // the Jacobian Newton kept (the short steps overwrite it; put back as a checkpoint's is):
-        // the motion stays the same bit for bit.
-        std::vector<double> step_average;
-        tableau_->gather_all(u, step_average);
-        const KeptJacobian kept = newton_.kept_jacobian();
-        const std::vector<fem::NodeState> committed(state_.states().begin(), state_.states().end());
-        std::vector<double> at_t;
-        try {
-          static_cast<void>(project_velocities(*model_, *tableau_, state_, t));
-          at_t = extrapolated_reactions(t, u);
-        } catch (const InconsistentJoints&) {
-          // Joints that became active since the start and contradict each other: the run goes
-          // on as it would without this option; the row keeps the step average.
-        }
-        std::copy(committed.begin(), committed.end(), state_.states().begin());
-        newton_.restore_kept_jacobian(kept);
-        if (!at_t.empty()) report_reactions(at_t);
-        emit(step, e, row_due || stopping, frame_due || stopping);
-        report_reactions(step_average);
-      } else {
-        emit(step, e, row_due || stopping, frame_due || stopping);
-      }
+      // With instantaneous reactions the row and frame read those at t; the next step goes on
+      // from the step averages, put back after.
+      const std::optional<std::vector<double>> step_average =
+          instantaneous_reactions ? std::optional(report_instantaneous_reactions(t, u)) : std::nullopt;
+      emit(step, e, row_due || stopping, frame_due || stopping);
+      if (step_average) report_reactions(*step_average);
     }
     if (row_due) {
       ++written_.frames;

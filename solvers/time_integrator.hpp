@@ -76,6 +76,11 @@ class TimeIntegrator {
   [[nodiscard]] std::vector<double> extrapolated_reactions(double t, Vec u);
   /// Hands the multipliers of `x` (global numbering) to the elements as their reported reactions.
   void report_reactions(std::span<const double> x);
+  /// `output.reactions: instantaneous`: hands the elements the reactions at t of the committed
+  /// state (velocities projected first, extrapolated_reactions) and returns the step averages
+  /// u holds, for after the row; the committed state and Newton's kept Jacobian are left as they
+  /// were (collective).
+  [[nodiscard]] std::vector<double> report_instantaneous_reactions(double t, Vec u);
   /// The reactions at t = 0 (the first row of reaction sensors), extrapolated_reactions of the
   /// start; a model whose short step fails keeps zero.
   void start_reactions(Vec u);

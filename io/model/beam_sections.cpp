@@ -5,6 +5,7 @@
 #include "io/model/values.hpp"
 #include "io/yaml_schema.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace catena::io::reader {
@@ -34,7 +35,11 @@ elements::BeamSection read_direct_section(const ModelContext& context, const Cur
   s.rhoJ = optional("rhoJ", "polar mass moment per length rhoJ", "kg m", Bound::NonNegative);
   s.rhoIy = optional("rhoIy", "mass moment per length rhoIy", "kg m", Bound::NonNegative);
   s.rhoIz = optional("rhoIz", "mass moment per length rhoIz", "kg m", Bound::NonNegative);
-  s.radius = optional("radius", "radius", "m", Bound::NonNegative);
+  // For output only (ParaView's tubes). Not given: the radius of the solid circle with the
+  // section's radius of gyration, r = 2 √(I/A) with I/A = √(EIy EIz)/EA, so that tubes show
+  // whatever the section (a zero radius made them vanish).
+  s.radius = c.find("radius") ? optional("radius", "radius", "m", Bound::NonNegative)
+                              : 2.0 * std::sqrt(std::sqrt(s.EIy * s.EIz) / s.EA);
   return s;
 }
 

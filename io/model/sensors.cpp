@@ -160,14 +160,6 @@ void read_beam_point_sensor(const ModelContext& context, const Cursor& item, con
       read_element_sensor(context, item, beam_cursor, *beam.elements[index], part.sensor);
     s.parts.push_back(std::move(part));
   }
-  // The parts' common fields, for what looks at a sensor's kind (frame, quantity).
-  const fem::Sensor& first = s.parts.front().sensor;
-  s.node = first.node;
-  s.quantity = first.quantity;
-  s.component = first.component;
-  s.frame = first.frame;
-  s.element = first.element;
-  s.field = first.field;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -242,6 +243,27 @@ TEST(ModelReader, BadOverriddenValuePointsAtTheFileAndQuotesTheOverride) {
   const InputError added = read_error(good_dir / "bathe_pendulum.yaml", {"analysis.output_every=0"});
   EXPECT_EQ(added.file(), "--set");
   EXPECT_EQ(added.key(), "analysis.output_every");
+}
+
+TEST(ModelReader, ASectionWithoutRadiusIsDrawnWithTheCircleOfItsRadiusOfGyration) {
+  // For ParaView's tubes only: r = 2 √(√(EIy EIz)/EA), a solid circle's radius from its radius
+  // of gyration (I/A = r²/4); a given radius is kept.
+  const fs::path file = write_temp("section_radius.yaml", R"yaml(name: radii
+nodes:
+  - {name: a, position: [0, 0, 0]}
+  - {name: b, position: [1, 0, 0]}
+  - {name: c, position: [2, 0, 0]}
+beams:
+  - {name: plain, nodes: [a, b], section: {EA: 1e8, GAy: 1e7, GAz: 1e7, GJ: 1e4, EIy: 1e4, EIz: 4e4}}
+  - {name: given, nodes: [b, c], section: {EA: 1e8, GAy: 1e7, GAz: 1e7, GJ: 1e4, EIy: 1e4, EIz: 4e4, radius: 0.3}}
+supports: [{node: a, dofs: all}]
+analysis: {type: static, dt: 1, t_end: 1}
+)yaml");
+  const fem::Model model = read_model(file);
+  const auto beams = elements_of<elements::Beam>(model);
+  ASSERT_EQ(beams.size(), 2u);
+  EXPECT_NEAR(beams[0]->section().radius, 2.0 * std::sqrt(2e4 / 1e8), 1e-15);
+  EXPECT_EQ(beams[1]->section().radius, 0.3);
 }
 
 TEST(ModelReader, BeamOffsetsPlaceTheEndPointsAndTheGeneratedNodes) {

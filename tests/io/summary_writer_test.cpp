@@ -182,6 +182,7 @@ TEST(SummaryWriter, KeepsTheOrderOfItsKeys) {
   d.checkpoint = "out/checkpoint_000008.ckpt";
   d.restarted_from = "old/checkpoint_000004.ckpt";
   d.extra = {{"preload", 0.5}};
+  d.sensor_units = {{"tip_x", "m"}, {"N \"1\"", "N"}, {"ratio", ""}};
   const std::string text = summary_json(d);
   std::vector<std::string> keys;
   for (std::size_t at = text.find("\n  \""); at != std::string::npos; at = text.find("\n  \"", at + 1))
@@ -191,8 +192,11 @@ TEST(SummaryWriter, KeepsTheOrderOfItsKeys) {
       "steps", "cut_steps", "newton_iterations", "residual_evaluations", "jacobian_evaluations", "linear_solves",
       "linear_solver", "symbolic_factorizations", "numeric_factorizations", "wall_seconds", "assembly_seconds",
       "factorization_seconds", "symbolic_factorization_seconds", "solve_seconds", "t_reached", "max_energy_drift",
-      "checkpoint", "restarted_from", "equilibrium_increments", "preload"};
+      "checkpoint", "restarted_from", "equilibrium_increments", "preload", "sensor_units"};
   EXPECT_EQ(keys, expected);
+  // The one object value: each sensor's unit by name, escaped, empty when unknown.
+  EXPECT_NE(text.find("\"sensor_units\": {\"tip_x\": \"m\", \"N \\\"1\\\"\": \"N\", \"ratio\": \"\"}\n}"),
+            std::string::npos) << text;
   EXPECT_NE(text.find("\"equilibrium_increments\": 3,"), std::string::npos) << text;
 }
 

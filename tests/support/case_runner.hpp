@@ -22,11 +22,16 @@ struct CaseRun {
   solvers::RunStatistics stats;
 };
 
+/// Runs `model` from t = 0 to its end on all ranks, every frame kept in `rec`.
+inline solvers::RunStatistics run_model(fem::Model& model, RecordingObserver& rec) {
+  assembly::Tableau tableau(model, PETSC_COMM_WORLD);
+  solvers::TimeIntegrator integrator(model, tableau);
+  return integrator.run(rec);
+}
+
 inline CaseRun run_case(const std::string& name, std::vector<std::string> overrides = {}) {
   CaseRun c{io::read_model(std::string(CATENA_SOURCE_DIR) + "/cases/" + name + "/model.yaml", overrides), {}, {}};
-  assembly::Tableau tableau(c.model, PETSC_COMM_WORLD);
-  solvers::TimeIntegrator integrator(c.model, tableau);
-  c.stats = integrator.run(c.rec);
+  c.stats = run_model(c.model, c.rec);
   return c;
 }
 
@@ -47,6 +52,24 @@ inline std::size_t node_index(const fem::Model& m, const std::string& name) {
 /// A sensor at the end of the run (a static run's final load level, its equilibrium).
 inline double final_value(const CaseRun& c, const std::string& sensor) {
   return c.rec.rows.back().sensors[sensor_index(c.model, sensor)];
+}
+
+/// A body in free flight after t_free (no load from then on): the energy balance over the whole
+/// run, and after t_free kinetic + strain energy and the linear and angular momenta, constant
+/// within `energy_tolerance` times the energy at t_free (which must show that it flies).
+inline void expect_free_flight_conserved(const CaseRun& c, double t_free, double energy_tolerance) {
+  const auto& e = c.rec.row_at(t_free).energy.state;
+  const double scale = e.kinetic + e.strain;
+  EXPECT_GT(scale, 100.0);
+  const double tolerance = energy_tolerance * scale;
+  EXPECT_LT(c.rec.max_balance_drift(), tolerance);  // loads included
+  const auto d = c.rec.drifts_after(t_free);
+  EXPECT_LT(d.balance, tolerance);
+  EXPECT_LT(d.mechanical, tolerance);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_LT(d.p[i], tolerance) << "linear momentum component " << i;
+    EXPECT_LT(d.L[i], tolerance) << "angular momentum component " << i;
+  }
 }
 
 /// Reports a measured value in the test's XML output (--gtest_output=xml), for the case READMEs.
