@@ -88,7 +88,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     int local = 0;
     for (PetscInt i = 0; i < tableau.n_owned(); ++i) {
       const fem::UnknownKind kind = tableau.row_kind(tableau.first_owned() + i);
-      local += kind == fem::UnknownKind::Multiplier ? 1 : 0;
+      local += tableau.row_driven(tableau.first_owned() + i) ? 1 : 0;
       s[i] = kind == fem::UnknownKind::Multiplier     ? 0.0
              : kind == fem::UnknownKind::Displacement ? 1.0 / length_scale
                                                       : 1.0;
@@ -96,7 +96,7 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
     check(VecRestoreArray(inverse_scale_, &s), "VecRestoreArray");
     int total = 0;
     MPI_Allreduce(&local, &total, 1, MPI_INT, MPI_SUM, tableau.comm());
-    has_multipliers_ = total > 0;
+    has_drives_ = total > 0;
     check(VecSet(multiplier_scale_, 0.0), "VecSet");
   }
   check(KSPCreate(tableau.comm(), ksp_.out()), "KSPCreate");
@@ -219,19 +219,32 @@ void Newton::scale_multipliers(Vec u) {
   // unknowns the step's increments Δq = u). A position error at the tolerance, tol L_j, leaves a
   // residual J_jj tol L_j that works over Δq_j as well; the multiplier is held to the same work:
   //   s_r = |Σ_j J_jr Δq_j| / Σ_j |J_jj| L_j |Δq_j|.
-  // A constraint without a prescribed motion does next to no work (its nodes move along it only
-  // as far as its curvature over the step): s_r ≈ 0, the chains' multipliers stay out of the
-  // test as their round-off floor (ε times the constraints' conditioning) asks.
-  if (!has_multipliers_) return;
+  // Only drives are measured (fem::BlockInfo::driven): a constraint without a prescribed motion
+  // does next to no work (its nodes move along it only as far as its curvature over the step),
+  // and the chains' multipliers must stay out of the test, as their round-off floor (ε times the
+  // constraints' conditioning) asks. Their rows are found once, by a sweep of the pattern, which
+  // never changes: a model without drives pays nothing, one with drives a row per driven node.
+  if (!has_drives_) return;
   const Mat J = tableau_->jacobian();
+  if (!driven_node_rows_found_) {
+    for (PetscInt row = tableau_->first_owned(); row < tableau_->first_owned() + tableau_->n_owned(); ++row) {
+      if (tableau_->row_kind(row) == fem::UnknownKind::Multiplier) continue;
+      PetscInt n = 0;
+      const PetscInt* columns = nullptr;
+      check(MatGetRow(J, row, &n, &columns, nullptr), "MatGetRow");
+      if (std::any_of(columns, columns + n, [&](PetscInt c) { return tableau_->row_driven(c); }))
+        driven_node_rows_.push_back(row);
+      check(MatRestoreRow(J, row, &n, &columns, nullptr), "MatRestoreRow");
+    }
+    driven_node_rows_found_ = true;
+  }
   std::vector<PetscInt> columns_of;
   std::vector<PetscScalar> work, tolerated;
   const PetscScalar *inverse = nullptr, *du = nullptr;
   check(VecGetArrayRead(inverse_scale_, &inverse), "VecGetArrayRead");
   check(VecGetArrayRead(u, &du), "VecGetArrayRead");
-  for (PetscInt i = 0; i < tableau_->n_owned(); ++i) {
-    if (inverse[i] == 0.0) continue;  // a multiplier's row
-    const PetscInt row = tableau_->first_owned() + i;
+  for (const PetscInt row : driven_node_rows_) {
+    const PetscInt i = row - tableau_->first_owned();
     PetscInt n = 0;
     const PetscInt* columns = nullptr;
     const PetscScalar* values = nullptr;
@@ -239,7 +252,7 @@ void Newton::scale_multipliers(Vec u) {
     const auto diagonal = std::find(columns, columns + n, row);
     const double pivot = diagonal == columns + n ? 0.0 : std::abs(values[diagonal - columns]);
     for (PetscInt k = 0; k < n; ++k)
-      if (tableau_->row_kind(columns[k]) == fem::UnknownKind::Multiplier) {
+      if (tableau_->row_driven(columns[k])) {
         columns_of.push_back(columns[k]);
         work.push_back(values[k] * du[i]);
         tolerated.push_back(pivot / inverse[i] * std::abs(du[i]));
@@ -247,6 +260,7 @@ void Newton::scale_multipliers(Vec u) {
     check(MatRestoreRow(J, row, &n, &columns, &values), "MatRestoreRow");
   }
   check(VecRestoreArrayRead(u, &du), "VecRestoreArrayRead");
+  check(VecRestoreArrayRead(inverse_scale_, &inverse), "VecRestoreArrayRead");
   const auto n_values = static_cast<PetscInt>(columns_of.size());
   check(VecSet(multiplier_scale_, 0.0), "VecSet");
   check(VecSet(scratch_, 0.0), "VecSet");
@@ -260,11 +274,9 @@ void Newton::scale_multipliers(Vec u) {
   const PetscScalar* t = nullptr;
   check(VecGetArray(multiplier_scale_, &s), "VecGetArray");
   check(VecGetArrayRead(scratch_, &t), "VecGetArrayRead");
-  for (PetscInt i = 0; i < tableau_->n_owned(); ++i)
-    s[i] = inverse[i] == 0.0 && t[i] > 0.0 ? std::abs(s[i]) / t[i] : 0.0;
+  for (PetscInt i = 0; i < tableau_->n_owned(); ++i) s[i] = t[i] > 0.0 ? std::abs(s[i]) / t[i] : 0.0;
   check(VecRestoreArrayRead(scratch_, &t), "VecRestoreArrayRead");
   check(VecRestoreArray(multiplier_scale_, &s), "VecRestoreArray");
-  check(VecRestoreArrayRead(inverse_scale_, &inverse), "VecRestoreArrayRead");
 }
 
 bool Newton::solve_linear() {
@@ -445,8 +457,8 @@ void Newton::age_kept_jacobian(bool kept_throughout, int corrections) {
 NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
   NewtonReport report;
   fem::StepState context = step;  // asks for precise residuals once the corrections stall (below)
-  // Time steps test the multipliers too (scale_multipliers), static solves the positions alone.
-  const bool test_multipliers = has_multipliers_ && !step.time.is_static();
+  // Time steps test the drives' multipliers too (scale_multipliers), static solves the positions alone.
+  const bool test_multipliers = has_drives_ && !step.time.is_static();
   bool full_newton = start == Start::FullNewton;  // a fresh Jacobian at every iteration
   bool fresh = start != Start::KeptJacobian;
   int kept_corrections = 0;   // corrections of this start made with a Jacobian from an earlier iterate

@@ -9,7 +9,7 @@
 ///
 /// Corrections are measured as d_k = max_i |δu_i| / s_i, with s_i the scale of unknown i: the
 /// model's length scale L for displacements [m], 1 rad for rotations; multipliers are left out.
-/// Time steps also measure the multipliers' corrections apart, as d^λ_k, by the work their error
+/// Time steps also measure the corrections of the drives' multipliers apart, as d^λ_k, by the work their error
 /// does over the step against that of a position error at the tolerance
 /// (Newton::scale_multipliers says why), and require d^λ_k ≤ tol in (a), ≤
 /// `kept_correction_margin` · tol in (b). After correction k a step is accepted when
@@ -226,7 +226,11 @@ class Newton {
   /// Time steps' scale of the multiplier rows (0 on node rows): the work their error does
   /// (scale_multipliers), for the Jacobian in use and the step's motion.
   assembly::VecHandle multiplier_scale_;
-  bool has_multipliers_ = false;  ///< the model has multiplier rows (on any rank)
+  bool has_drives_ = false;  ///< the model has driven multiplier rows (on any rank)
+  /// This rank's node rows coupled to a driven multiplier (found at the first step: the pattern
+  /// is fixed), the only rows scale_multipliers reads.
+  std::vector<PetscInt> driven_node_rows_;
+  bool driven_node_rows_found_ = false;
   JacobianTransport transport_;       ///< co-rotates the kept Jacobian for chord corrections
   assembly::VecHandle turned_;        ///< the residual in the kept Jacobian's axes
   RunCounters* counters_;
