@@ -519,4 +519,8 @@ fem::UnknownKind Tableau::row_kind(PetscInt row) const {
   return model_->registry.blocks()[row_block_[row]].kind;
 }
 
+bool Tableau::row_driven(PetscInt row) const {
+  return model_->registry.blocks()[row_block_[row]].driven[static_cast<std::size_t>(row_component_[row])];
+}
+
 }  // namespace catena::assembly

@@ -99,6 +99,8 @@ class Tableau {
   /// "node 'bob' force y": the owner and meaning of a global row.
   [[nodiscard]] std::string row_name(PetscInt row) const;
   [[nodiscard]] fem::UnknownKind row_kind(PetscInt row) const;
+  /// Whether a row is a driven multiplier component (fem::BlockInfo::driven).
+  [[nodiscard]] bool row_driven(PetscInt row) const;
   /// Who owns a row's unknown ("node 'tip'", "joint 'A'") and which component of its block it is.
   [[nodiscard]] const std::string& row_owner(PetscInt row) const;
   [[nodiscard]] int row_component(PetscInt row) const { return row_component_[static_cast<std::size_t>(row)]; }

@@ -96,6 +96,13 @@ void Joint::declare(fem::UnknownRegistry& registry) {
   // A free component without a force law carries no force: its multiplier is not an unknown.
   for (int k = 0; k < 6; ++k)
     if (!has_multiplier(k)) registry.fix(reaction_, k);
+  // A drive's force does work over a step (an ideal constraint's, g = 0, next to none).
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (has_multiplier(k) && (law.kind == JointLawKind::PrescribedRate ||
+                              (law.kind == JointLawKind::Prescribed && law.function)))
+      registry.drive(reaction_, k);
+  }
   // In frame A's axes: a body's axes (unchanged by a rigid rotation of the model), or the
   // ground's, which are global: the reactions then turn with the node they hold.
   if (!frames_[0].node) registry.turn_with(reaction_, *frames_[1].node);

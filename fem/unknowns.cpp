@@ -14,11 +14,13 @@ std::string BlockInfo::row_name(int component) const {
 
 BlockId UnknownRegistry::add_block(std::string owner, std::string label, UnknownKind kind, int size) {
   if (size < 1 || size > max_block_size) throw std::logic_error("block size out of range");
-  blocks_.push_back(BlockInfo{std::move(owner), std::move(label), kind, size, {}, {}});
+  blocks_.push_back(BlockInfo{std::move(owner), std::move(label), kind, size, {}, {}, {}});
   return BlockId{static_cast<std::int32_t>(blocks_.size() - 1)};
 }
 
 void UnknownRegistry::fix(BlockId b, int component) { blocks_.at(b.index).fixed.at(component) = true; }
+
+void UnknownRegistry::drive(BlockId b, int component) { blocks_.at(b.index).driven.at(component) = true; }
 
 void UnknownRegistry::turn_with(BlockId b, NodeId node) { blocks_.at(b.index).turns_with = node; }
 

@@ -27,6 +27,9 @@ struct BlockInfo {
   UnknownKind kind = UnknownKind::Displacement;
   int size = 0;
   std::array<bool, max_block_size> fixed{};  ///< components removed by supports
+  /// Multiplier components whose law prescribes a motion (a joint's drive): their force does work
+  /// over a step, so Newton tests their convergence too (solvers/newton.cpp, scale_multipliers).
+  std::array<bool, max_block_size> driven{};
   /// Components in global axes, in triples (x, y, z; rx, ry, rz), that a rigid rotation of the
   /// model turns with this node's axes: a frame node's own blocks, a ground joint's reactions.
   /// None: invariant (a point node's position increment, reactions in a body's axes). Newton's
@@ -64,6 +67,8 @@ class UnknownRegistry {
   BlockId add_block(std::string owner, std::string label, UnknownKind kind, int size);
   /// Removes one component of a block (a support). Its rows and columns are never stamped.
   void fix(BlockId block, int component);
+  /// Marks one component of a multiplier block as driven (BlockInfo::driven).
+  void drive(BlockId block, int component);
   /// Declares the node whose rotation turns the block's components (BlockInfo::turns_with).
   void turn_with(BlockId block, NodeId node);
   /// Declares that an element stamps the residual rows and Jacobian blocks coupling all `blocks`

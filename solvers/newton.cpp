@@ -76,21 +76,28 @@ Newton::Newton(assembly::Tableau& tableau, double length_scale, const NewtonSett
   scratch_ = tableau.create_vector();
   predictor_ = tableau.create_vector();
   turned_ = tableau.create_vector();
+  multiplier_scale_ = tableau.create_vector();
   {
     // Lengths are measured against the model's length scale, rotations in radians. Multipliers
-    // are left out: their round-off floor is ~ε m L/h² times the conditioning of the constraint
-    // system (it grows like N² along a chain of N bodies), far above any fixed tolerance, and an
-    // error δλ moves the positions by ~h² δλ/m, which the test does see: once the positions have
-    // converged, the multipliers are as accurate as the inertia they balance allows.
+    // have no scale of their own: their round-off floor is ~ε m L/h² times the conditioning of the
+    // constraint system (it grows like N² along a chain of N bodies), far above any fixed
+    // tolerance. Static solves leave them out; time steps test them apart, weighed by the work
+    // their error does (multiplier_scale_, Newton::scale_multipliers).
     PetscScalar* s = nullptr;
     check(VecGetArray(inverse_scale_, &s), "VecGetArray");
+    int local = 0;
     for (PetscInt i = 0; i < tableau.n_owned(); ++i) {
       const fem::UnknownKind kind = tableau.row_kind(tableau.first_owned() + i);
+      local += tableau.row_driven(tableau.first_owned() + i) ? 1 : 0;
       s[i] = kind == fem::UnknownKind::Multiplier     ? 0.0
              : kind == fem::UnknownKind::Displacement ? 1.0 / length_scale
                                                       : 1.0;
     }
     check(VecRestoreArray(inverse_scale_, &s), "VecRestoreArray");
+    int total = 0;
+    MPI_Allreduce(&local, &total, 1, MPI_INT, MPI_SUM, tableau.comm());
+    has_drives_ = total > 0;
+    check(VecSet(multiplier_scale_, 0.0), "VecSet");
   }
   check(KSPCreate(tableau.comm(), ksp_.out()), "KSPCreate");
   check(KSPSetOperators(ksp_, tableau.jacobian(), tableau.jacobian()), "KSPSetOperators");
@@ -190,6 +197,7 @@ void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) 
     ++counters_->jacobian_evaluations;
     const Mat J = tableau_->jacobian();
     tableau_->assemble(context, u, residual_, J);
+    if (!context.time.is_static()) scale_multipliers(u);
     kept_assembly_ = tableau_->matrix_assemblies();
     kept_ = true;
     kept_h_ = context.time.h;
@@ -200,6 +208,75 @@ void Newton::evaluate(const fem::StepState& context, Vec u, bool with_jacobian) 
     transport_.update(context, u);
   }
   counters_->assembly_seconds += seconds_since(start);
+}
+
+void Newton::scale_multipliers(Vec u) {
+  // A time step's multiplier error δλ_r that moves no position (a node whose motion a joint
+  // prescribes wholly: a driven revolute to the ground) escapes the test on the positions, yet
+  // it is an error in the joint's force, whose work over the step enters the energy balance (the
+  // rotating shaft's drive torque 0.1 N m off in a step at tolerance 1e-10: 6e-3 J). That work
+  // is δλ_r Σ_j J_jr Δq_j over the node unknowns j it acts on (node rows are forces, their
+  // unknowns the step's increments Δq = u). A position error at the tolerance, tol L_j, leaves a
+  // residual J_jj tol L_j that works over Δq_j as well; the multiplier is held to the same work:
+  //   s_r = |Σ_j J_jr Δq_j| / Σ_j |J_jj| L_j |Δq_j|.
+  // Only drives are measured (fem::BlockInfo::driven): a constraint without a prescribed motion
+  // does next to no work (its nodes move along it only as far as its curvature over the step),
+  // and the chains' multipliers must stay out of the test, as their round-off floor (ε times the
+  // constraints' conditioning) asks. Their rows are found once, by a sweep of the pattern, which
+  // never changes: a model without drives pays nothing, one with drives a row per driven node.
+  if (!has_drives_) return;
+  const Mat J = tableau_->jacobian();
+  if (!driven_node_rows_found_) {
+    for (PetscInt row = tableau_->first_owned(); row < tableau_->first_owned() + tableau_->n_owned(); ++row) {
+      if (tableau_->row_kind(row) == fem::UnknownKind::Multiplier) continue;
+      PetscInt n = 0;
+      const PetscInt* columns = nullptr;
+      check(MatGetRow(J, row, &n, &columns, nullptr), "MatGetRow");
+      if (std::any_of(columns, columns + n, [&](PetscInt c) { return tableau_->row_driven(c); }))
+        driven_node_rows_.push_back(row);
+      check(MatRestoreRow(J, row, &n, &columns, nullptr), "MatRestoreRow");
+    }
+    driven_node_rows_found_ = true;
+  }
+  std::vector<PetscInt> columns_of;
+  std::vector<PetscScalar> work, tolerated;
+  const PetscScalar *inverse = nullptr, *du = nullptr;
+  check(VecGetArrayRead(inverse_scale_, &inverse), "VecGetArrayRead");
+  check(VecGetArrayRead(u, &du), "VecGetArrayRead");
+  for (const PetscInt row : driven_node_rows_) {
+    const PetscInt i = row - tableau_->first_owned();
+    PetscInt n = 0;
+    const PetscInt* columns = nullptr;
+    const PetscScalar* values = nullptr;
+    check(MatGetRow(J, row, &n, &columns, &values), "MatGetRow");
+    const auto diagonal = std::find(columns, columns + n, row);
+    const double pivot = diagonal == columns + n ? 0.0 : std::abs(values[diagonal - columns]);
+    for (PetscInt k = 0; k < n; ++k)
+      if (tableau_->row_driven(columns[k])) {
+        columns_of.push_back(columns[k]);
+        work.push_back(values[k] * du[i]);
+        tolerated.push_back(pivot / inverse[i] * std::abs(du[i]));
+      }
+    check(MatRestoreRow(J, row, &n, &columns, &values), "MatRestoreRow");
+  }
+  check(VecRestoreArrayRead(u, &du), "VecRestoreArrayRead");
+  check(VecRestoreArrayRead(inverse_scale_, &inverse), "VecRestoreArrayRead");
+  const auto n_values = static_cast<PetscInt>(columns_of.size());
+  check(VecSet(multiplier_scale_, 0.0), "VecSet");
+  check(VecSet(scratch_, 0.0), "VecSet");
+  check(VecSetValues(multiplier_scale_, n_values, columns_of.data(), work.data(), ADD_VALUES), "VecSetValues");
+  check(VecSetValues(scratch_, n_values, columns_of.data(), tolerated.data(), ADD_VALUES), "VecSetValues");
+  for (Vec v : {multiplier_scale_.get(), scratch_.get()}) {
+    check(VecAssemblyBegin(v), "VecAssemblyBegin");
+    check(VecAssemblyEnd(v), "VecAssemblyEnd");
+  }
+  PetscScalar* s = nullptr;
+  const PetscScalar* t = nullptr;
+  check(VecGetArray(multiplier_scale_, &s), "VecGetArray");
+  check(VecGetArrayRead(scratch_, &t), "VecGetArrayRead");
+  for (PetscInt i = 0; i < tableau_->n_owned(); ++i) s[i] = t[i] > 0.0 ? std::abs(s[i]) / t[i] : 0.0;
+  check(VecRestoreArrayRead(scratch_, &t), "VecRestoreArrayRead");
+  check(VecRestoreArray(multiplier_scale_, &s), "VecRestoreArray");
 }
 
 bool Newton::solve_linear() {
@@ -339,6 +416,9 @@ NewtonReport Newton::solve_from(const fem::StepState& context, Vec u, JacobianPo
   // A recent step found its kept Jacobian wanting: this one starts with a fresh one.
   const bool old_fits = kept_jacobian_fits(context) && fresh_starts_ == 0;
   fresh_starts_ = std::max(fresh_starts_ - 1, 0);
+  // The kept Jacobian measures this step's multipliers by this step's motion (a restored one
+  // too, so that a continued run tests as the uninterrupted one).
+  if (old_fits) scale_multipliers(u);
   NewtonReport report = iterate(context, u, old_fits ? Start::KeptJacobian : Start::FreshJacobian);
   if (old_fits && !report.old_jacobian_failed) backoff_ = 1;
   if (report.converged) {
@@ -377,6 +457,8 @@ void Newton::age_kept_jacobian(bool kept_throughout, int corrections) {
 NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
   NewtonReport report;
   fem::StepState context = step;  // asks for precise residuals once the corrections stall (below)
+  // Time steps test the drives' multipliers too (scale_multipliers), static solves the positions alone.
+  const bool test_multipliers = has_drives_ && !step.time.is_static();
   bool full_newton = start == Start::FullNewton;  // a fresh Jacobian at every iteration
   bool fresh = start != Start::KeptJacobian;
   int kept_corrections = 0;   // corrections of this start made with a Jacobian from an earlier iterate
@@ -427,6 +509,15 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
     check(VecAXPY(u, -1.0, correction_), "VecAXPY");
     ++report.iterations;
     (fresh ? fresh_corrections : kept_corrections) += 1;
+    // The multipliers' work (scale_multipliers) is a test of its own beside the positions': their
+    // corrections contract at their own rate (a drive's at once from a predictor far off, or
+    // slowly while the positions have converged), and mixed into d they would hide the
+    // positions' contraction, which decides the Jacobians and the stalls below.
+    PetscReal d_multipliers = 0.0;
+    if (test_multipliers) {
+      check(VecPointwiseMult(scratch_, correction_, multiplier_scale_), "VecPointwiseMult");
+      check(VecNorm(scratch_, NORM_INFINITY, &d_multipliers), "VecNorm");
+    }
     check(VecPointwiseMult(scratch_, correction_, inverse_scale_), "VecPointwiseMult");
     PetscReal d = 0.0;
     check(VecNorm(scratch_, NORM_INFINITY, &d), "VecNorm");
@@ -441,11 +532,13 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
       PetscReal largest = 0.0;
       check(VecMax(scratch_, &row, &largest), "VecMax");
       PetscPrintf(tableau_->comm(),
-                  "newton t %.9g h %.3g iteration %d %s%s |f| %.3e correction %.3e contraction %.3e at %s\n",
+                  "newton t %.9g h %.3g iteration %d %s%s |f| %.3e correction %.3e contraction %.3e at %s "
+                  "multipliers %.3e\n",
                   context.time.t_n, context.time.h, report.iterations, fresh ? "fresh" : "kept ",
-                  context.precise ? " precise" : "", norm, d, theta, tableau_->row_name(row).c_str());
+                  context.precise ? " precise" : "", norm, d, theta, tableau_->row_name(row).c_str(), d_multipliers);
     }
-    if (fresh && d <= settings_.tolerance) return finish(true, "full Newton correction below the tolerance");
+    if (fresh && d <= settings_.tolerance && d_multipliers <= settings_.tolerance)
+      return finish(true, "full Newton correction below the tolerance");
     // A full Newton correction of a thousand model sizes (or radians) is no step toward a
     // solution: stopped here rather than after max_iterations corrections growing to 1e154 (a
     // four-bar's static increment far from its equilibrium, which continuation then solves).
@@ -457,7 +550,7 @@ NewtonReport Newton::iterate(const fem::StepState& step, Vec u, Start start) {
     // turned since it was evaluated: its contraction looks small until the fast part is gone), so
     // its corrections must also be a margin below the tolerance themselves.
     if (!fresh && measured && theta < 1.0 && theta / (1.0 - theta) * d <= settings_.tolerance &&
-        d <= kept_correction_margin * settings_.tolerance) {
+        std::max(d, d_multipliers) <= kept_correction_margin * settings_.tolerance) {
       // The residual left at the accepted iterate does work over the step: that is the step's
       // energy error. One more chord correction, from the residual there and the kept factors,
       // shrinks it by the contraction again; it is kept only when it is smaller than the last

@@ -8,8 +8,11 @@
 /// test").
 ///
 /// Corrections are measured as d_k = max_i |δu_i| / s_i, with s_i the scale of unknown i: the
-/// model's length scale L for displacements [m], 1 rad for rotations;
-/// multipliers are left out (newton.cpp says why). After correction k a step is accepted when
+/// model's length scale L for displacements [m], 1 rad for rotations; multipliers are left out.
+/// Time steps also measure the corrections of the drives' multipliers apart, as d^λ_k, by the work their error
+/// does over the step against that of a position error at the tolerance
+/// (Newton::scale_multipliers says why), and require d^λ_k ≤ tol in (a), ≤
+/// `kept_correction_margin` · tol in (b). After correction k a step is accepted when
 ///
 ///   (a) δu_k came from a Jacobian evaluated at the iterate it corrected (a full Newton step)
 ///       and d_k ≤ tol: Newton converges quadratically, so an error of order (tol·L)²/L remains;
@@ -198,6 +201,9 @@ class Newton {
   /// Stamps the elements at u: the residual, and the Jacobian too when `with_jacobian`, which is
   /// then factored. Throws fem::DomainError.
   void evaluate(const fem::StepState& context, Vec u, bool with_jacobian);
+  /// multiplier_scale_ from the Jacobian in the tableau's matrix and the step's increments in u
+  /// (newton.cpp says why).
+  void scale_multipliers(Vec u);
   /// δ = J⁻¹ f with the current factorization; false when the factorization failed.
   bool solve_linear();
   /// The solve of one start from `u` (the predictor), by `policy`.
@@ -217,6 +223,14 @@ class Newton {
   NewtonSettings settings_;
   assembly::Handle<KSP, KSPDestroy> ksp_;
   assembly::VecHandle residual_, correction_, inverse_scale_, scratch_, predictor_;
+  /// Time steps' scale of the multiplier rows (0 on node rows): the work their error does
+  /// (scale_multipliers), for the Jacobian in use and the step's motion.
+  assembly::VecHandle multiplier_scale_;
+  bool has_drives_ = false;  ///< the model has driven multiplier rows (on any rank)
+  /// This rank's node rows coupled to a driven multiplier (found at the first step: the pattern
+  /// is fixed), the only rows scale_multipliers reads.
+  std::vector<PetscInt> driven_node_rows_;
+  bool driven_node_rows_found_ = false;
   JacobianTransport transport_;       ///< co-rotates the kept Jacobian for chord corrections
   assembly::VecHandle turned_;        ///< the residual in the kept Jacobian's axes
   RunCounters* counters_;
