@@ -322,7 +322,7 @@ def set_camera(view, geometry, width, height):
     perspective), and fits the union of every frame's bounds (plus the glyphs' size) in the view,
     with room for the title above."""
     g = geometry
-    pad = g.sphere_size + g.largest_radius + 0.5 * g.triad_length
+    pad = 0.5 * g.sphere_size + g.largest_radius  # spheres on the outermost points; arrows may reach into the margin
     flat = [c for c in range(3) if g.extent[c] <= 1e-6 * g.diagonal]
     if len(flat) == 1:
         direction = [0.0, 0.0, 0.0]
@@ -423,6 +423,8 @@ class Pipeline:
         self._triads()
         self._colour_bar()
         self._title()
+        # paraview.simple's first Render would reset the camera to fit that frame.
+        simple._DisableFirstRenderCameraReset()
         set_camera(view, self.geometry, self.width, self.height)
 
     # -- drawing ---------------------------------------------------------------------------
@@ -638,11 +640,19 @@ def main():
     if not directory:
         raise SystemExit("catena_view: set CATENA_RUN to a run directory (the one holding results.pvd), "
                          "or open its results.pvd first")
-    run = Run(directory)
+    try:
+        run = Run(directory)
+    except InputError as e:
+        print(f"catena_view: input error: {e}", flush=True)
+        raise SystemExit(2)
     check = os.environ.get("CATENA_VIEW_CHECK")
     view = simple.CreateView("RenderView") if check else simple.GetActiveViewOrCreate("RenderView")
     size = tuple(view.ViewSize) if not check and min(view.ViewSize) > 16 else (1280, 800)
-    pipeline = Pipeline(run, view, os.environ.get("CATENA_FIELD") or None, size)
+    try:
+        pipeline = Pipeline(run, view, os.environ.get("CATENA_FIELD") or None, size)
+    except InputError as e:
+        print(f"catena_view: input error: {e}", flush=True)
+        raise SystemExit(2)
     scene = simple.GetAnimationScene()
     scene.UpdateAnimationUsingDataTimeSteps()
     scene.AnimationTime = run.times[0]
@@ -650,7 +660,7 @@ def main():
     simple.SetActiveView(view)
     simple.SetActiveSource(pipeline.results)
     if check:
-        simple.SaveScreenshot(check, view, ImageResolution=list(size))
+        pipeline.save_png(check)
         print(f"catena_view: pipeline of {run.directory} ({'scene' if run.scene else 'results'}); "
               f"colour {pipeline.field.label}; camera {camera_of(view)}; wrote {check}")
     else:

@@ -95,12 +95,13 @@ class VirtualDisplay:
         self.close()
 
 
-def run_pvbatch(script, extra_env, width, height, echo=None):
+def run_pvbatch(script, extra_env, width, height, echo=None, args=()):
     """pvbatch SCRIPT on a virtual X server of the picture's size; returns (exit code, output).
-    pvbatch reads its own options from the command line, so the job goes by environment. `echo`:
+    SCRIPT: in tools/ or an absolute path; `args` go to it (pvbatch takes its own options from
+    the command line too, so the tools pass their job by environment). `echo`:
     a function given each output line as it comes (--verbose)."""
     # --no-mpi: one process, and a second less to start (no MPI initialisation).
-    command = ["pvbatch", "--no-mpi", os.path.join(HERE, script)]
+    command = ["pvbatch", "--no-mpi", os.path.join(HERE, script), *args]
     lines = []
     try:
         with VirtualDisplay(width, height) as display:
