@@ -529,21 +529,29 @@ class Pipeline:
     def _results_items(self, first):
         """Older runs without scene.pvd: what results.vtu holds."""
         g = self.geometry
-        results = self._with_field(self.results, "results")
-        nodes = self._show(results, coloured=False, colour=(0.15, 0.15, 0.15))
-        nodes.Representation = "Points"
-        nodes.PointSize = 5.0
-        nodes.RenderPointsAsSpheres = 1
+        # Lines only before a cell field goes to the points: the node vertex cells carry NaN.
+        lines = simple.ExtractCellsByType(Input=self.results)
+        lines.CellTypes = ["Line", "Polyline"]
+        simple.RenameSource("beams and trusses", lines)
         if any(first.GetCell(c).GetNumberOfPoints() > 1 for c in range(first.GetNumberOfCells())):
-            self._show(self._tubes(results, "beams and trusses (tubes)"))
+            self._show(self._tubes(self._with_field(lines, "results"), "beams and trusses (tubes)"))
+        results = self._with_field(self.results, "results")
         if first.GetCellData().GetArray("mass") is not None:
             bodies = threshold(results, "CELLS", "mass", 0.0, 1e300, "rigid bodies")
             self._show(self._spheres(bodies, 1.6 * g.sphere_size, "rigid bodies (spheres)"),
-                                 coloured=self.field.association == "POINTS", colour=(0.95, 0.7, 0.1))
+                       coloured=self.field.association == "POINTS", colour=(0.95, 0.7, 0.1))
         if first.GetCellData().GetArray("relative_x") is not None:
             joints = threshold(self.results, "CELLS", "relative_x", -1e300, 1e300, "joints")
             self._show(self._spheres(joints, g.sphere_size, "joints (spheres)"), coloured=False,
                        colour=(0.45, 0.45, 0.5))
+        # Point nodes (no triad: point masses, truss joints) as dark spheres.
+        frame_node = array_of(first.GetPointData(), "frame_node")
+        node_id = array_of(first.GetPointData(), "node_id")
+        if node_id is not None and frame_node is not None and ((node_id >= 0) & (frame_node < 0.5)).any():
+            nodes = threshold(threshold(self.results, "POINTS", "node_id", 0.0, 1e9), "POINTS", "frame_node", -0.5, 0.5,
+                              "point nodes")
+            self._show(self._spheres(nodes, 1.6 * g.sphere_size, "point nodes (spheres)"), coloured=False,
+                       colour=(0.2, 0.2, 0.25))
 
     def _triads(self):
         """Frame-node triads of results.vtu (director_1..3 where frame_node = 1), about 16 at most."""
