@@ -305,13 +305,13 @@ class Geometry:
                 lengths.append(math.dist(results.GetPoint(ids.GetId(k)), results.GetPoint(ids.GetId(k + 1))))
         lengths.sort()
         self.typical_length = lengths[len(lengths) // 2] if lengths else self.diagonal / 10.0
-        # Lines without a section radius (trusses, links, beams without a radius) get a thin tube.
-        self.thin_radius = min(0.004 * self.diagonal, 0.05 * self.typical_length)
-        if self.largest_radius > 0.0:
-            self.thin_radius = min(self.thin_radius, 0.5 * self.largest_radius)
-        # Arrows start at the node, inside the tube: they reach out of it by about an element length.
-        self.triad_length = min(0.1 * self.diagonal, self.typical_length) + self.largest_radius
-        self.sphere_size = max(3.0 * self.thin_radius, 2.4 * self.largest_radius, 0.012 * self.diagonal)
+        # Lines thinner than this (trusses, links, slender beams) are drawn this thick: a run's
+        # picture spans the whole motion (a spinning 10 m beam fills a 20 m square), where a real
+        # 5 cm section is a hairline.
+        self.thin_radius = min(0.005 * self.diagonal, 0.08 * self.typical_length)
+        # Arrows start at the node, inside the tube: they reach out of it by half an element.
+        self.triad_length = min(0.06 * self.diagonal, 0.5 * self.typical_length) + max(self.largest_radius, self.thin_radius)
+        self.sphere_size = max(2.4 * self.thin_radius, 2.4 * self.largest_radius, 0.012 * self.diagonal)
         frame_node = array_of(results.GetPointData(), "frame_node")
         self.n_frame_nodes = int((frame_node > 0.5).sum()) if frame_node is not None else 0
 
@@ -554,12 +554,13 @@ class Pipeline:
                        colour=(0.2, 0.2, 0.25))
 
     def _triads(self):
-        """Frame-node triads of results.vtu (director_1..3 where frame_node = 1), about 16 at most."""
+        """Frame-node triads of results.vtu (director_1..3 where frame_node = 1), about 6 at most:
+        more hide the tubes."""
         g = self.geometry
         if not g.n_frame_nodes:
             return
         frames = threshold(self.results, "POINTS", "frame_node", 0.5, 1.5, "frame nodes")
-        stride = max(1, math.ceil(g.n_frame_nodes / 16))
+        stride = max(1, math.ceil(g.n_frame_nodes / 6))
         for k, colour in enumerate(((0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9))):
             arrows = self._arrows(frames, f"director_{k + 1}", g.triad_length, f"director_{k + 1} (arrows)", stride)
             self._show(arrows, coloured=False, colour=colour)
