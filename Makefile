@@ -1,6 +1,7 @@
 # The two commands a new user runs (README): `make demo` and `make test`.
 # Both install missing Debian packages first (tools/install-deps), then build the release preset.
-# `make demo` also renders out/<case>/demo.png when ParaView is installed (tools/install-deps --paraview).
+# `make demo` also renders out/<case>/demo.png and demo.gif when ParaView and ffmpeg are installed
+# (tools/install-deps --paraview).
 PRESET ?= release
 BUILD := build/$(PRESET)
 JOBS ?= 2
@@ -24,13 +25,20 @@ demo: build
 	@echo
 	@echo "ParaView files: $(CURDIR)/out/$(DEMO_CASE)/results.pvd  (File > Open in ParaView)"
 	@echo "Histories:      $(CURDIR)/out/$(DEMO_CASE)/energy.csv, sensors.csv, summary.json"
-	@# A picture of the last frame when ParaView is there (tools/render exits 3 when it is not);
-	@# never a reason for the demo to fail.
+	@# A picture of the last frame and a movie of the run when ParaView (and ffmpeg) are there
+	@# (tools/render exits 3 when they are not); never a reason for the demo to fail.
 	@tools/render out/$(DEMO_CASE) --last --out out/$(DEMO_CASE)/demo.png >/dev/null 2>out/$(DEMO_CASE)/render.log; \
 	code=$$?; \
 	if [ $$code -eq 0 ]; then echo "Picture:        $(CURDIR)/out/$(DEMO_CASE)/demo.png (tools/render)"; \
 	elif [ $$code -eq 3 ]; then echo "Picture:        none; for out/$(DEMO_CASE)/demo.png run tools/install-deps --paraview, then make demo"; \
-	else echo "Picture:        tools/render failed, see out/$(DEMO_CASE)/render.log"; fi
+	else echo "Picture:        tools/render failed, see out/$(DEMO_CASE)/render.log"; fi; \
+	if [ $$code -ne 3 ]; then \
+	  tools/render out/$(DEMO_CASE) --movie out/$(DEMO_CASE)/demo.gif >/dev/null 2>>out/$(DEMO_CASE)/render.log; \
+	  code=$$?; \
+	  if [ $$code -eq 0 ]; then echo "Movie:          $(CURDIR)/out/$(DEMO_CASE)/demo.gif (tools/render --movie; tools/view out/$(DEMO_CASE) opens ParaView on the run)"; \
+	  elif [ $$code -eq 3 ]; then echo "Movie:          none; ffmpeg is missing: tools/install-deps --paraview"; \
+	  else echo "Movie:          tools/render failed, see out/$(DEMO_CASE)/render.log"; fi; \
+	fi
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
