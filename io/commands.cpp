@@ -43,7 +43,7 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.threads = tableau.threads();
   d.rows_per_rank = tableau.rows_per_rank();
   d.counters = s;  // the counters alone
-  d.sensor_units = sensor_units(model);
+  describe_model(model, d);
   return d;
 }
 

@@ -74,7 +74,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
   const bool buckling = model.analysis.type == fem::AnalysisType::Buckling;
   SummaryData summary;
   summary.model_name = model.name;
-  summary.sensor_units = sensor_units(model);
+  describe_model(model, summary);
   try {
     elements::add_node_inertia(model);
     solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);

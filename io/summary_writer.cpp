@@ -4,6 +4,7 @@
 #include "fem/sensor.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -85,6 +86,20 @@ std::vector<std::pair<std::string, std::string>> sensor_units(const fem::Model& 
   return units;
 }
 
+void describe_model(const fem::Model& model, SummaryData& data) {
+  static constexpr std::array<std::string_view, 4> analysis_names{"dynamic", "static", "eigen", "buckling"};
+  data.sensor_units = sensor_units(model);
+  data.analysis = analysis_names.at(static_cast<std::size_t>(model.analysis.type));
+  if (model.analysis.type == fem::AnalysisType::Dynamic) {
+    data.dt = model.analysis.dt;
+    data.reactions = model.analysis.instantaneous_reactions ? "instantaneous" : "step_average";
+  }
+  data.sensor_sources.clear();
+  for (const fem::Sensor& sensor : model.sensors)
+    if (sensor.element && sensor.parts.empty())
+      data.sensor_sources.push_back({sensor.name, sensor.element->name(), sensor.field});
+}
+
 std::string summary_json(const SummaryData& d) {
   JsonObject o;
   o.add("model_name", json_string(d.model_name));
@@ -108,6 +123,18 @@ std::string summary_json(const SummaryData& d) {
     for (std::size_t i = 0; i < d.sensor_units.size(); ++i)
       units += (i == 0 ? "" : ", ") + json_string(d.sensor_units[i].first) + ": " + json_string(d.sensor_units[i].second);
     o.add("sensor_units", units + '}');
+  }
+  if (!d.analysis.empty()) o.add("analysis", json_string(d.analysis));
+  if (d.dt > 0.0) o.add("dt", json_number(d.dt));
+  if (!d.reactions.empty()) o.add("reactions", json_string(d.reactions));
+  if (!d.sensor_sources.empty()) {
+    std::string sources = "{";
+    for (std::size_t i = 0; i < d.sensor_sources.size(); ++i) {
+      const SummaryData::SensorSource& source = d.sensor_sources[i];
+      sources += (i == 0 ? "" : ", ") + json_string(source.sensor) + ": {\"element\": " + json_string(source.element) +
+                 ", \"field\": " + json_string(source.field) + '}';
+    }
+    o.add("sensor_sources", sources + '}');
   }
   return o.finish();
 }

@@ -2,7 +2,8 @@
 /// summary.json: what a run did, in one JSON object (one key per field below, in this order,
 /// the counters by their list (solvers/run_counters.hpp), the optional `checkpoint` and
 /// `restarted_from` only when set, the counters reported at the end when set, the `extra`
-/// entries as further keys, then `sensor_units`, the one key whose value is an object). Strings are JSON-escaped, doubles written with 17
+/// entries as further keys, then the objects `sensor_units`, then `analysis`, `dt`, `reactions`
+/// and the object `sensor_sources`, each when set: keys are only ever added at the end). Strings are JSON-escaped, doubles written with 17
 /// significant digits, NaN and infinities as null.
 #include "fem/model.hpp"
 #include "solvers/run_counters.hpp"
@@ -35,7 +36,27 @@ struct SummaryData {
   std::vector<std::pair<std::string, std::string>> sensor_units;
   /// Further named figures (solver specific); each name must differ from the fields above.
   std::vector<std::pair<std::string, double>> extra;
+  /// After `sensor_units`, each key written only when set (ModelFacts): the analysis type
+  /// (`analysis`: "dynamic", "static", "eigen" or "buckling"); for dynamic analyses the nominal
+  /// step (`dt` [s]) and when joint reactions are reported (`reactions`: "step_average", the mean
+  /// over the step that ends at a row, or "instantaneous", at the row's time).
+  std::string analysis;
+  double dt = 0.0;
+  std::string reactions;
+  /// Where each element sensor reads (`sensor_sources`, an object: `{"pin_fx": {"element":
+  /// "pin", "field": "reaction_force_x"}, ...}`, in the model's order; node sensors and points
+  /// along a beam are not listed), so that tools find e.g. the reactions among the columns.
+  struct SensorSource {
+    std::string sensor;
+    std::string element;
+    std::string field;
+  };
+  std::vector<SensorSource> sensor_sources;
 };
+
+/// Fills what SummaryData says about the model itself: sensor_units, analysis, dt, reactions and
+/// sensor_sources.
+void describe_model(const fem::Model& model, SummaryData& data);
 
 /// SummaryData::sensor_units of a model's sensors.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> sensor_units(const fem::Model& model);

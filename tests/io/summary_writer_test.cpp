@@ -183,6 +183,10 @@ TEST(SummaryWriter, KeepsTheOrderOfItsKeys) {
   d.restarted_from = "old/checkpoint_000004.ckpt";
   d.extra = {{"preload", 0.5}};
   d.sensor_units = {{"tip_x", "m"}, {"N \"1\"", "N"}, {"ratio", ""}};
+  d.analysis = "dynamic";
+  d.dt = 0.25;
+  d.reactions = "step_average";
+  d.sensor_sources = {{"pin_fx", "pin", "reaction_force_x"}, {"rod_n", "rod", "axial_force"}};
   const std::string text = summary_json(d);
   std::vector<std::string> keys;
   for (std::size_t at = text.find("\n  \""); at != std::string::npos; at = text.find("\n  \"", at + 1))
@@ -192,10 +196,16 @@ TEST(SummaryWriter, KeepsTheOrderOfItsKeys) {
       "steps", "cut_steps", "newton_iterations", "residual_evaluations", "jacobian_evaluations", "linear_solves",
       "linear_solver", "symbolic_factorizations", "numeric_factorizations", "wall_seconds", "assembly_seconds",
       "factorization_seconds", "symbolic_factorization_seconds", "solve_seconds", "t_reached", "max_energy_drift",
-      "checkpoint", "restarted_from", "equilibrium_increments", "preload", "sensor_units"};
+      "checkpoint", "restarted_from", "equilibrium_increments", "preload", "sensor_units", "analysis", "dt",
+      "reactions", "sensor_sources"};
   EXPECT_EQ(keys, expected);
-  // The one object value: each sensor's unit by name, escaped, empty when unknown.
-  EXPECT_NE(text.find("\"sensor_units\": {\"tip_x\": \"m\", \"N \\\"1\\\"\": \"N\", \"ratio\": \"\"}\n}"),
+  // The object values: each sensor's unit by name, escaped, empty when unknown; each element
+  // sensor's element and field.
+  EXPECT_NE(text.find("\"sensor_units\": {\"tip_x\": \"m\", \"N \\\"1\\\"\": \"N\", \"ratio\": \"\"},\n"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("\"dt\": 0.25,\n  \"reactions\": \"step_average\",\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"sensor_sources\": {\"pin_fx\": {\"element\": \"pin\", \"field\": \"reaction_force_x\"}, "
+                      "\"rod_n\": {\"element\": \"rod\", \"field\": \"axial_force\"}}\n}"),
             std::string::npos) << text;
   EXPECT_NE(text.find("\"equilibrium_increments\": 3,"), std::string::npos) << text;
 }

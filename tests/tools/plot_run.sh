@@ -28,8 +28,10 @@ bar=$src/tests/tools/plot_reactions_bar.yaml
 plot() { "$src/tools/plot" "$@" --describe; }
 plot "$work/bar" > "$work/sensors.json"
 plot "$work/bar/energy.csv" --overlay --columns kinetic,potential,balance > "$work/energy.json"
-plot "$work/bar" --reactions --model "$bar" > "$work/reactions.json"
-plot "$work/bar-inst" --reactions --model "$bar" --set output.reactions=instantaneous > "$work/reactions-inst.json"
+plot "$work/bar" --reactions > "$work/reactions.json"
+plot "$work/bar" --reactions --model "$bar" > "$work/reactions-model.json"
+plot "$work/bar-inst" --reactions > "$work/reactions-inst.json"
+plot "$work/bar-inst" --reactions --model "$bar" --set output.reactions=instantaneous > "$work/reactions-inst-model.json"
 
 /usr/bin/python3 - "$work" <<'PY'
 import bisect, csv, json, sys
@@ -70,6 +72,10 @@ check(r["reactions"]["time_shift"] == 0.0025 and "step averages" in r["reactions
 i = described("reactions-inst")
 check(i["reactions"]["time_shift"] is None and "instantaneous" in i["reactions"]["timing"],
       f"instantaneous timing: {i['reactions']}")
+# summary.json (sensor_sources, dt, reactions) tells what the model does.
+for name, d in (("reactions-model", r), ("reactions-inst-model", i)):
+    m = described(name)
+    check(m["panels"] == d["panels"] and m["reactions"] == d["reactions"], f"{name}: differs from the summary's")
 
 # The shift is right: the step averages at t - dt/2 lie on the instantaneous reactions.
 def read(path):
@@ -97,7 +103,7 @@ set +e
 code=$?
 "$src/tools/plot" "$work/pendulum" --reactions --model "$src/cases/bathe-pendulum/model.yaml" 2> "$work/nojoint.txt"
 code_nojoint=$?
-"$src/tools/plot" "$work/bar" --reactions 2> "$work/nomodel.txt"
+"$src/tools/plot" "$work/pendulum" --reactions 2> "$work/nomodel.txt"
 code_nomodel=$?
 set -e
 [[ $code -eq 2 ]] || { echo "no reaction sensors: exit code $code, expected 2"; cat "$work/none.txt"; exit 1; }
@@ -107,6 +113,6 @@ grep -q "no joint reaction sensors in model 'reaction-bar'" "$work/none.txt" &&
 [[ ! -e "$work/none.png" ]] || { echo "a PNG was written without reaction sensors"; exit 1; }
 [[ $code_nojoint -eq 2 ]] && grep -q "the model has no joints" "$work/nojoint.txt" ||
   { echo "no joints: exit code $code_nojoint, message: $(cat "$work/nojoint.txt")"; exit 1; }
-[[ $code_nomodel -eq 2 ]] && grep -q -- "--model" "$work/nomodel.txt" ||
-  { echo "--reactions without --model: exit code $code_nomodel, message: $(cat "$work/nomodel.txt")"; exit 1; }
+[[ $code_nomodel -eq 2 ]] && grep -q "no joint reaction sensors in the run" "$work/nomodel.txt" ||
+  { echo "--reactions without reaction sensors: exit code $code_nomodel, message: $(cat "$work/nomodel.txt")"; exit 1; }
 echo "tools/plot: sensors, energy --overlay and reactions plotted as described; no reaction sensors refused"
