@@ -12,11 +12,10 @@
 /// have the same C (one E0, nodes with one initial triad), so the two that share a node have the
 /// same S there; where the reference geometry kinks (a corner, an arc's chords) their axes differ
 /// by the kink, and so do the components of the same force. They are not the element frame E of
-/// `cell_values` (axis 1 on the
-/// chord, at the element's middle): S_k is E turned by the end's rotation relative to the chord,
-/// θ_k (beam.hpp), small in a refined mesh (about the curvature times L/2), and zero in a straight
-/// beam. A truss has no section: axis 1 is its current chord a→b, axes 2 and 3 complete it (its
-/// shear and moments are zero in any axes).
+/// `cell_values` (axis 1 on the chord, at the element's middle): S_k is E turned by the end's
+/// rotation relative to the chord, θ_k (beam.hpp), small in a refined mesh (about the curvature
+/// times L/2) and zero where the element is not bent. A truss has no section: axis 1 is its
+/// current chord a→b, axes 2 and 3 complete it (its shear and moments are zero in any axes).
 ///
 /// Sign. The stress resultant of the section, with the element's direction from its first
 /// cell node a to its second b: the force (N, Q2, Q3) and the moment (T, M2, M3), about the end

@@ -8,8 +8,8 @@
 ///   local_i      = R_fᵀ deflection_i = R_fᵀ (x_i − x_f) − R_f0ᵀ (X_i − X_f0)
 /// the same vector along the frame's current axes (what a `displacement` sensor with
 /// `frame: <f>` reads, fem/sensor.hpp). Both are zero for every node under any rigid motion of the
-/// whole model, and the frame node's own are zero always. A point node as the frame has R = I:
-/// its translation alone is removed.
+/// whole model, and the frame node's own are zero always. (The reader takes a frame node; a point
+/// node here has R = I, and its translation alone is removed.)
 #include "fem/node.hpp"
 
 #include <span>
