@@ -206,6 +206,27 @@ SectionForces Beam::section_forces(std::span<const fem::NodeState> states) const
   return f;
 }
 
+std::array<EndSection, 2> Beam::end_sections(std::span<const fem::NodeState> states) const {
+  const Geometry g{L_, offset_, end_offset_, invariant_side_, aligned_, centred_};
+  // Node a at the origin (step_start): the forces depend on differences of positions only.
+  const Configuration<double> q = step_start(states, nodes_);
+  const auto [eps, B] = beam_kinematics::strains_and_gradient(q, g);
+  const Vec12 f = B.transpose() * (K_ * eps);
+  std::array<EndSection, 2> ends;
+  for (std::size_t k = 0; k < 2; ++k) {
+    const fem::NodeState& node = states[nodes_[k].index];
+    const Mat3 R = node.orientation.toRotationMatrix();
+    const auto i = static_cast<Eigen::Index>(6 * k);
+    ends[k] = end_section(k, f.segment<3>(i), f.segment<3>(i + 3), node.position,
+                          node.position + R * end_offset_[k], R * offset_[k]);
+  }
+  return ends;
+}
+
+void Beam::end_values(std::span<const fem::NodeState> states, fem::EndValueSink& out) const {
+  write_end_sections(end_sections(states), out);
+}
+
 void Beam::cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const {
   const SectionForces f = section_forces(states);
   out.set("axial_force", f.N);

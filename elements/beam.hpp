@@ -48,6 +48,7 @@
 /// Jacobians: exact, by forward automatic differentiation (elements/dual.hpp) and a reverse sweep
 /// for the Hessian of the deformation work (elements/reverse.hpp); the residual's gradient of that
 /// work by a hand-written reverse sweep (elements/beam_deformations.hpp).
+#include "elements/end_sections.hpp"
 #include "fem/element.hpp"
 #include "fem/start_cache.hpp"
 
@@ -111,11 +112,16 @@ class Beam final : public fem::Element {
   /// Fields: axial_force, shear_force_y, shear_force_z, torque, bending_moment_y,
   /// bending_moment_z (SectionForces), radius.
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
+  /// `section_force`, `section_moment` at each end (end_sections).
+  void end_values(std::span<const fem::NodeState> states, fem::EndValueSink& out) const override;
 
   /// Local deformations ε for the given states.
   [[nodiscard]] Eigen::Matrix<double, n_strains, 1> strains(std::span<const fem::NodeState> states) const;
   [[nodiscard]] double strain_energy(std::span<const fem::NodeState> states) const;
   [[nodiscard]] SectionForces section_forces(std::span<const fem::NodeState> states) const;
+  /// The section force and moment at each end, a then b, in the section axes that end's node
+  /// carries (elements/end_sections.hpp), from the internal force Bᵀ K ε at the given states.
+  [[nodiscard]] std::array<EndSection, 2> end_sections(std::span<const fem::NodeState> states) const;
   [[nodiscard]] double length() const { return L_; }
   [[nodiscard]] const BeamSection& section() const { return section_; }
   /// α ρA L / 6: the coupling entry of the consistent part of the translational mass.

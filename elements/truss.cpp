@@ -69,4 +69,18 @@ void Truss::cell_values(std::span<const fem::NodeState> states, fem::CellValueSi
   out.set("axial_force", axial_force(states));
 }
 
+std::array<EndSection, 2> Truss::end_sections(std::span<const fem::NodeState> states) const {
+  const Vec3& xa = states[nodes_[0].index].position;
+  const Vec3& xb = states[nodes_[1].index].position;
+  const Vec3 e = (xb - xa).normalized();
+  // A truss has no section axes: any pair normal to the chord completes it.
+  const Mat3 axes = fem::Quaternion::FromTwoVectors(Vec3::UnitX(), e).toRotationMatrix();
+  const Vec3 f = axial_force(states) * e;  // the internal force at b
+  return {end_section(0, Vec3(-f), Vec3::Zero(), xa, xa, axes), end_section(1, f, Vec3::Zero(), xb, xb, axes)};
+}
+
+void Truss::end_values(std::span<const fem::NodeState> states, fem::EndValueSink& out) const {
+  write_end_sections(end_sections(states), out);
+}
+
 }  // namespace catena::elements

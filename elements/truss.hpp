@@ -13,6 +13,7 @@
 /// Trapezoidal scheme: f = ½ (N_n e_n + N_{n+1} e_{n+1}).
 /// Tested: tangent against central differences; zero force under rigid motion; the discrete
 /// energy identity on random states.
+#include "elements/end_sections.hpp"
 #include "fem/element.hpp"
 
 #include <array>
@@ -46,9 +47,14 @@ class Truss final : public fem::Element {
   void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
   std::span<const NodeId> cell_nodes() const override { return nodes_; }
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
+  /// `section_force` (N, 0, 0) and `section_moment` 0 at both ends (end_sections).
+  void end_values(std::span<const fem::NodeState> states, fem::EndValueSink& out) const override;
 
   /// Axial force N = EA (l − l0) / l0 for the given states [N].
   [[nodiscard]] double axial_force(std::span<const fem::NodeState> states) const;
+  /// Both ends' section values (elements/end_sections.hpp): the internal force N e at b, −N e at
+  /// a (e the current chord's direction), in axes whose first is e.
+  [[nodiscard]] std::array<EndSection, 2> end_sections(std::span<const fem::NodeState> states) const;
   [[nodiscard]] double rest_length() const { return l0_; }
 
  private:

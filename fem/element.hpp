@@ -40,6 +40,15 @@ class CellValueSink {
   }
 };
 
+/// Named 3-component values at the ends of an element's output cell (Element::end_values): `end`
+/// indexes `cell_nodes()`, and each value is the element's own at that end, not averaged with its
+/// neighbours' (a scene that draws every element with its own end points shows it there).
+class EndValueSink {
+ public:
+  virtual ~EndValueSink() = default;
+  virtual void set(std::size_t end, std::string_view field, const Vec3& value) = 0;
+};
+
 /// Where an element writes the starting values of its own unknowns for a step (the predictor).
 class PredictionSink {
  public:
@@ -138,6 +147,10 @@ class Element {
   /// element's cell values; used instead of `cell_nodes` when present.
   [[nodiscard]] virtual std::optional<Vec3> output_point(std::span<const NodeState>) const { return std::nullopt; }
   virtual void cell_values(std::span<const NodeState>, CellValueSink&) const {}
+  /// Values at each end of the output cell: trusses and beams `section_force` (N, Q2, Q3) [N] and
+  /// `section_moment` (T, M2, M3) [N m] in the section axes at that end (elements/end_sections.hpp).
+  /// Most elements have none.
+  virtual void end_values(std::span<const NodeState>, EndValueSink&) const {}
 
  private:
   std::string name_;

@@ -54,6 +54,9 @@ struct AnalysisSettings {
   /// (`output.reactions: instantaneous`, TimeIntegrator::instantaneous_reactions) instead of
   /// averaged over the step that ends there.
   bool instantaneous_reactions = false;
+  /// Output of every node's deflection relative to this frame node (`output.deflection_frame`,
+  /// fem/deflection.hpp); none: not written.
+  std::optional<NodeId> deflection_frame;
   double dt_min = 0.0;       ///< smallest step after cutting [s]; 0 -> dt / 1024
   int max_newton_iterations = 25;
   /// Newton stops when the largest scaled correction max_i |δu_i| / s_i is below this

@@ -106,7 +106,7 @@ void read_analysis(ModelContext& context) {
 void read_output(ModelContext& context) {
   const auto c = context.root.find("output");
   if (!c) return;
-  c->expect_map("output options {vtk_every, dt, checkpoint_every, reactions}");
+  c->expect_map("output options {vtk_every, dt, checkpoint_every, reactions, deflection_frame}");
   c->check_keys(schema::output);
   const fem::ParameterTable& parameters = context.parameters;
   fem::AnalysisSettings& a = context.model.analysis;
@@ -126,6 +126,14 @@ void read_output(ModelContext& context) {
       r->fail("expected reactions: instantaneous only in a dynamic analysis (a static increment's reactions are "
               "those of its equilibrium already); found it in a " +
               std::string(analysis_types[static_cast<std::size_t>(a.type)]) + " analysis");
+  }
+  if (const auto f = c->find("deflection_frame")) {
+    const fem::NodeId node = context.read_node(*f);
+    if (context.model.nodes[static_cast<std::size_t>(node.index)].kind != fem::NodeKind::Frame)
+      f->fail("expected a frame node (one with axes: a node of a beam, a rigid body or a joint, or one given an "
+              "orientation); '" +
+              context.node_name(node) + "' is a point node, which has no axes to take the rotation from");
+    a.deflection_frame = node;
   }
 }
 

@@ -4,6 +4,7 @@
 #include "elements/beam.hpp"
 #include "elements/nodal_load.hpp"
 
+#include "support/beam_cantilever.hpp"
 #include "support/dense_newton.hpp"
 #include "support/tangent_check.hpp"
 
@@ -22,12 +23,7 @@ using testing::TrialState;
 
 constexpr double pi = 3.14159265358979323846;
 
-/// "n3": a name with an index (appending avoids a GCC 12 -Wrestrict false positive on "n" + string).
-std::string indexed(const char* prefix, int k) {
-  std::string s(prefix);
-  s += std::to_string(k);
-  return s;
-}
+using testing::indexed;
 
 /// A section whose stiffness terms all stamp Jacobian entries of comparable size (L ≈ 1.5), so a
 /// wrong term cannot hide under a larger one.
@@ -367,46 +363,8 @@ TEST(Beam, TrapezoidalForceDoesNotConserveStrainEnergy) {
 // ---------------------------------------------------------------------------------------------
 // 6. Linear limit: Timoshenko cantilever
 
-struct Cantilever {
-  fem::Model model;
-  std::vector<fem::NodeId> nodes;
-  double L = 2.0;
-  BeamSection section;
-  /// n elements along x; with `tip_eccentricity` e the tip node sits at y = e, joined to the
-  /// beam's end by a rigid offset.
-  explicit Cantilever(int n, double tip_eccentricity = 0.0) {
-    section.EA = 1.0e4;
-    section.GAy = 50.0;
-    section.GAz = 40.0;
-    section.GJ = 2.0;
-    section.EIy = 2.5;
-    section.EIz = 3.0;
-    const double e = tip_eccentricity;
-    for (int k = 0; k <= n; ++k)
-      nodes.push_back(model.add_node(indexed("n", k), Vec3(L * k / n, k == n ? e : 0.0, 0), fem::NodeKind::Frame));
-    for (int c = 0; c < 3; ++c) {
-      model.fix(nodes[0], c);
-      model.fix_rotation(nodes[0], c);
-    }
-    for (int k = 0; k < n; ++k)
-      model.add_element<Beam>(indexed("e", k), model.attach(nodes[k]), model.attach(nodes[k + 1]), section,
-                              Vec3(0, 1, 0),
-                              std::array<Vec3, 2>{Vec3::Zero(), k == n - 1 ? Vec3(0, -e, 0) : Vec3::Zero()});
-  }
-  /// Static solution under the model's loads, from the initial state.
-  std::vector<fem::NodeState> solve() {
-    TrialState s(model);
-    s.scheme = fem::TimeScheme::Static;
-    s.h = 1.0;
-    testing::newton(model, s, 1e-15);
-    return testing::end_states(model, s);
-  }
-};
-
-std::array<fem::Expression, 3> constant_load(double x, double y, double z) {
-  const fem::ParameterTable p{{"X", x}, {"Y", y}, {"Z", z}};
-  return {fem::Expression("X", p), fem::Expression("Y", p), fem::Expression("Z", p)};
-}
+using testing::Cantilever;
+using testing::constant_load;
 
 TEST(Beam, CantileverTipLoadGivesTimoshenkoDeflection) {
   Cantilever c(10);
