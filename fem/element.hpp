@@ -2,6 +2,7 @@
 /// The one abstraction everything hangs on (docs/architecture.md). An element declares once the
 /// unknown blocks it owns or touches, then for each Newton iterate of a time element stamps its
 /// residual rows and Jacobian blocks into abstract sinks. Stamping is const and caches nothing.
+#include "fem/drawing.hpp"
 #include "fem/energy.hpp"
 #include "fem/sinks.hpp"
 #include "fem/step_state.hpp"
@@ -138,6 +139,15 @@ class Element {
   /// element's cell values; used instead of `cell_nodes` when present.
   [[nodiscard]] virtual std::optional<Vec3> output_point(std::span<const NodeState>) const { return std::nullopt; }
   virtual void cell_values(std::span<const NodeState>, CellValueSink&) const {}
+  /// The axes its output point carries, global components at the given states (a joint's frame A
+  /// axes); none by default.
+  [[nodiscard]] virtual std::optional<Mat3> output_axes(std::span<const NodeState>) const { return std::nullopt; }
+
+  /// The scene (io/scene_layout.hpp): what the element is drawn as, and the points fixed in its
+  /// nodes' axes at which it acts or that it holds (a joint's frames, a load's point), appended
+  /// to `out`; none by default.
+  [[nodiscard]] virtual Drawing drawing() const { return {}; }
+  virtual void attachment_points(std::vector<AttachmentPoint>& /*out*/) const {}
 
  private:
   std::string name_;
