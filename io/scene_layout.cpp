@@ -54,6 +54,7 @@ class Builder {
     }
     layout_.grid.cell_labels = {{"part", std::move(part_)}, {"element", std::move(element_)}};
     layout_.grid.compressed = layout_.anchors.size() >= vtk::compressed_from_points;
+    layout_.grid.fast_compression = true;  // LZ4 (io/scene_writer.hpp says why)
     return std::move(layout_);
   }
 

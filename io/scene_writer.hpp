@@ -4,8 +4,9 @@
 /// results_NNNNN.vtu: `scene_NNNNN.vtu` (same numbering and times) and its index `scene.pvd`,
 /// replaced atomically like results.pvd (io/pvd_index.hpp). `output.scene: false` writes neither.
 ///
-/// Each scene_NNNNN.vtu is one unstructured grid (VTK XML, binary appended, zlib-compressed from
-/// 1 000 points) in which every drawn item has points of its own (no point is shared between
+/// Each scene_NNNNN.vtu is one unstructured grid (VTK XML, binary appended, LZ4-compressed from
+/// 1 000 points: zlib took 13 ms per frame of a 1000-bar chain, LZ4 3 ms, for files 2.4 times
+/// larger, 280 kB) in which every drawn item has points of its own (no point is shared between
 /// items), at its current position in global axes [m]; io/scene_layout.hpp lists the cells, the
 /// `part` codes (1 beam, 2 truss, 3 body link, 4 body shape, 5 joint, 6 point mass), the
 /// `element` index and the point fields (displacement, velocity, section_radius,

@@ -114,7 +114,9 @@ class VtkGridEncoder final : public GridEncoder {
     writer_->SetInputData(grid_);
     writer_->SetDataModeToAppended();
     writer_->EncodeAppendedDataOff();  // raw binary
-    if (layout.compressed)
+    if (layout.compressed && layout.fast_compression)
+      writer_->SetCompressorTypeToLZ4();
+    else if (layout.compressed)
       writer_->SetCompressorTypeToZLib();
     else
       writer_->SetCompressorTypeToNone();

@@ -44,6 +44,8 @@ struct GridLayout {
   /// Integer cell arrays constant in time, name and one value per cell, after the cell fields.
   std::vector<std::pair<std::string, std::vector<int>>> cell_labels;
   bool compressed = false;                 ///< zlib for the arrays
+  /// With `compressed`: LZ4 instead of zlib (several times faster to write, larger files).
+  bool fast_compression = false;
   [[nodiscard]] std::size_t n_points() const { return reference_points.size() / 3; }
   [[nodiscard]] std::size_t n_cells() const { return cell_shapes.size(); }
 };

@@ -447,6 +447,40 @@ TEST(SceneReadBack, BeamAndTrussElementsAreLinesOfTheirOwnPoints) {
   EXPECT_EQ(point_masses, 1U);
 }
 
+// From a thousand points on the scene is compressed (LZ4): a chain of 100 bars made by `chains`
+// (12 points each: two links and a box, but the last, which has one link; a point per joint)
+// reads back with VTK's reader.
+TEST(SceneReadBack, LargeSceneIsCompressedAndReadsBack) {
+  const ScratchDirectory dir;
+  SceneRun run;
+  run_scene(run, dir.path(), R"(name: scene-large
+chains:
+  - {name: bar, bodies: 100, from: [0, 0, 0], direction: [1, 0, 0], length: 1, mass: 1,
+     inertia: [1e-4, 0.0833, 0.0833], joint: {kind: spherical}, ground: {kind: spherical}}
+gravity: [0, 0, -9.81]
+analysis: {dt: 0.01, t_end: 0.02, output_every: 2}
+)");
+  if (HasFatalFailure()) return;
+  const fs::path file = run.out / SceneWriter::frame_file_name(1);
+  std::ifstream in(file);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_NE(header.find("vtkLZ4DataCompressor"), std::string::npos) << header;
+  const auto g = read_vtu(file);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->GetNumberOfPoints(), 100 * 12 - 2 + 100);  // and a point per joint
+  EXPECT_EQ(g->GetNumberOfCells(), 199 + 100 * 6 + 100);
+  // The last bar's link ends at its joint with bar 99, 0.5 m from its centre.
+  const fem::Model& m = run.model;
+  const std::size_t last = element_index(m, "bar_100");
+  const auto links = cells_of(*g, part_link, last);
+  ASSERT_EQ(links.size(), 1U);
+  const auto ids = cell_points(*g, links[0]);
+  EXPECT_NEAR((point(*g, ids[1]) - point(*g, ids[0])).norm(), 0.5, 1e-12);
+  EXPECT_LE((point(*g, ids[0]) - run.states.rows.back().states[m.find_node("bar_100")->index].position).norm(),
+            1e-12);
+}
+
 std::string read_file(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
