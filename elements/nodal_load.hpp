@@ -46,7 +46,9 @@ class NodalLoad final : public fem::Element {
   /// The load at time t in the given axes: scale · g(t) [N or N m].
   [[nodiscard]] fem::Vec3 value(double t) const;
   /// Its point of application, the node itself.
-  void attachment_points(std::vector<fem::AttachmentPoint>& out) const override { out.push_back({node_, fem::Vec3::Zero(), false}); }
+  void attachment_points(std::vector<fem::AttachmentPoint>& out) const override {
+    out.push_back({node_, fem::Vec3::Zero(), false});
+  }
 
  private:
   fem::NodeId node_;
