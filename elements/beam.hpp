@@ -109,6 +109,7 @@ class Beam final : public fem::Element {
   /// The consistent part of the translational mass (mass_coupling), which lumps cannot carry.
   void stamp_rates(const fem::StepState& s, fem::JacobianSink& mass, fem::JacobianSink& damping) const override;
   std::span<const NodeId> cell_nodes() const override { return nodes_; }
+  fem::Drawing drawing() const override { return fem::drawn_as(fem::DrawnAs::Beam); }
   /// Fields: axial_force, shear_force_y, shear_force_z, torque, bending_moment_y,
   /// bending_moment_z (SectionForces), radius.
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;

@@ -571,6 +571,16 @@ std::optional<Vec3> Joint::output_point(std::span<const fem::NodeState> states) 
   return Vec3(b.position + b.orientation * frames_[1].offset);
 }
 
+std::optional<Mat3> Joint::output_axes(std::span<const fem::NodeState> states) const {
+  const JointFrame& a = frames_[0];
+  return a.node ? Mat3(states[static_cast<std::size_t>(a.node->index)].orientation.toRotationMatrix() * a.axes) : a.axes;
+}
+
+void Joint::attachment_points(std::vector<fem::AttachmentPoint>& out) const {
+  if (frames_[0].node) out.push_back({*frames_[0].node, frames_[0].offset, false});
+  out.push_back({*frames_[1].node, frames_[1].offset, true});
+}
+
 void Joint::cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const {
   static constexpr std::array<std::string_view, 6> reaction_names{"reaction_force_x",  "reaction_force_y",
                                                                    "reaction_force_z",  "reaction_moment_x",
@@ -583,9 +593,7 @@ void Joint::cell_values(std::span<const fem::NodeState> states, fem::CellValueSi
   }
   out.set("reaction_force_norm", lambda_.head<3>().norm());
   out.set("reaction_moment_norm", lambda_.tail<3>().norm());
-  const Mat3 axes = frames_[0].node
-                        ? Mat3(states[frames_[0].node->index].orientation.toRotationMatrix() * frames_[0].axes)
-                        : frames_[0].axes;
+  const Mat3 axes = *output_axes(states);
   out.set_vector("reaction_force_vector", axes * lambda_.head<3>());
   out.set_vector("reaction_moment_vector", axes * lambda_.tail<3>());
 }

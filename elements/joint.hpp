@@ -130,6 +130,14 @@ class Joint final : public fem::Element {
   /// relative_rx/ry/rz [rad] (e at the last committed state); the vectors reaction_force_vector and
   /// reaction_moment_vector (the force and moment on B, global axes, for ParaView's Glyph).
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
+  /// Frame A's joint axes, global components (the ground's as given): the axes the relative
+  /// coordinates are measured in. Revolute, prismatic and cylindrical joints move about/along
+  /// axis 3 (z), a planar joint keeps the plane of axes 1 and 2, a universal joint turns about
+  /// axis 1 (and B's axis 2); elements/joint_kinds.hpp.
+  std::optional<Mat3> output_axes(std::span<const fem::NodeState> states) const override;
+  fem::Drawing drawing() const override { return fem::drawn_as(fem::DrawnAs::Joint); }
+  /// Frame A's point when it is on a node, then frame B's (the output point).
+  void attachment_points(std::vector<fem::AttachmentPoint>& out) const override;
 
   /// The relative coordinates of a configuration (rotations unwrapped near the committed ones).
   [[nodiscard]] Eigen::Matrix<double, 6, 1> relative_coordinates(std::span<const fem::NodeState> states) const;

@@ -45,6 +45,10 @@ class NodalLoad final : public fem::Element {
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
   /// The load at time t in the given axes: scale · g(t) [N or N m].
   [[nodiscard]] fem::Vec3 value(double t) const;
+  /// Its point of application, the node itself.
+  void attachment_points(std::vector<fem::AttachmentPoint>& out) const override {
+    out.push_back({node_, fem::Vec3::Zero(), false});
+  }
 
  private:
   fem::NodeId node_;

@@ -17,6 +17,7 @@ class PointMass final : public fem::Element {
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void add_energy(std::span<const fem::NodeState> states, const fem::Vec3& gravity, fem::StateEnergy& e) const override;
   void inertia_lumps(fem::InertiaSink& out) const override { out.add({node_, m_, fem::Vec3::Zero(), fem::Mat3::Zero()}); }
+  fem::Drawing drawing() const override { return fem::drawn_as(fem::DrawnAs::PointMass, node_); }
   [[nodiscard]] fem::NodeId node() const { return node_; }
   [[nodiscard]] double mass() const { return m_; }
 

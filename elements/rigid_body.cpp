@@ -5,12 +5,14 @@
 
 namespace catena::elements {
 
-RigidBody::RigidBody(std::string name, const fem::AttachedNode& node, const RigidBodyProperties& body)
+RigidBody::RigidBody(std::string name, const fem::AttachedNode& node, const RigidBodyProperties& body,
+                     const fem::BodyShape& shape)
     : Element(std::move(name)),
       node_(node.id),
       displacement_(node.node.displacement),
       rotation_(node.node.rotation),
       body_(body),
+      shape_(shape),
       reference_centre_(node.node.reference_position) {
   if (!rotation_.valid())
     throw std::invalid_argument("rigid body '" + this->name() + "': node '" + node.node.name +

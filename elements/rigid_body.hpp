@@ -40,7 +40,9 @@ struct RigidBodyProperties {
 
 class RigidBody final : public fem::Element {
  public:
-  RigidBody(std::string name, const fem::AttachedNode& node, const RigidBodyProperties& body);
+  /// `shape`: what the scene draws (output only; io/scene_shapes.hpp).
+  RigidBody(std::string name, const fem::AttachedNode& node, const RigidBodyProperties& body,
+            const fem::BodyShape& shape = {});
   ~RigidBody() override;
 
   std::string_view kind() const override { return "rigid_body"; }
@@ -56,6 +58,15 @@ class RigidBody final : public fem::Element {
   /// data) with the fields mass and the vectors centre_of_mass, centre_velocity (global).
   std::span<const NodeId> cell_nodes() const override { return {&node_, 1}; }
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
+  /// The scene: links from the centre to the attachment points on its node, and its shape.
+  fem::Drawing drawing() const override {
+    fem::Drawing d = fem::drawn_as(fem::DrawnAs::RigidBody, node_);
+    d.mass = body_.mass;
+    d.offset = body_.offset;
+    d.inertia = body_.inertia;
+    d.shape = shape_;
+    return d;
+  }
 
   [[nodiscard]] NodeId node() const { return node_; }
   [[nodiscard]] const RigidBodyProperties& properties() const { return body_; }
@@ -65,6 +76,7 @@ class RigidBody final : public fem::Element {
   fem::BlockId displacement_;
   fem::BlockId rotation_;
   RigidBodyProperties body_;
+  fem::BodyShape shape_;
   Vec3 reference_centre_;  ///< the node at t = 0: potential energy is measured from there
   /// Velocity of the centre at the last committed state (global) when the offset is nonzero;
   /// empty before the first dynamic step and after a static one: then v + ω × R c of the node.

@@ -46,6 +46,7 @@ class Truss final : public fem::Element {
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const override;
   std::span<const NodeId> cell_nodes() const override { return nodes_; }
+  fem::Drawing drawing() const override { return fem::drawn_as(fem::DrawnAs::Truss); }
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
   /// `section_force` (N, 0, 0) and `section_moment` 0 at both ends (end_sections).
   void end_values(std::span<const fem::NodeState> states, fem::EndValueSink& out) const override;

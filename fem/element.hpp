@@ -2,6 +2,7 @@
 /// The one abstraction everything hangs on (docs/architecture.md). An element declares once the
 /// unknown blocks it owns or touches, then for each Newton iterate of a time element stamps its
 /// residual rows and Jacobian blocks into abstract sinks. Stamping is const and caches nothing.
+#include "fem/drawing.hpp"
 #include "fem/energy.hpp"
 #include "fem/sinks.hpp"
 #include "fem/step_state.hpp"
@@ -151,6 +152,15 @@ class Element {
   /// `section_moment` (T, M2, M3) [N m] in the section axes at that end (elements/end_sections.hpp).
   /// Most elements have none.
   virtual void end_values(std::span<const NodeState>, EndValueSink&) const {}
+  /// The axes its output point carries, global components at the given states (a joint's frame A
+  /// axes); none by default.
+  [[nodiscard]] virtual std::optional<Mat3> output_axes(std::span<const NodeState>) const { return std::nullopt; }
+
+  /// The scene (io/scene_layout.hpp): what the element is drawn as, and the points fixed in its
+  /// nodes' axes at which it acts or that it holds (a joint's frames, a load's point), appended
+  /// to `out`; none by default.
+  [[nodiscard]] virtual Drawing drawing() const { return {}; }
+  virtual void attachment_points(std::vector<AttachmentPoint>& /*out*/) const {}
 
  private:
   std::string name_;

@@ -50,6 +50,7 @@ struct AnalysisSettings {
   int vtk_every = 0;    ///< a VTK frame every n nominal steps (`output.vtk_every`); 0: every output_every
   double vtk_dt = 0.0;  ///< a VTK frame when t passes a multiple of this (`output.dt`) [s]; 0: by steps
   int checkpoint_every = 0;  ///< write a checkpoint every n nominal steps (`output.checkpoint_every`); 0: none
+  bool scene = true;         ///< write the scene series at the VTK frames (`output.scene`, io/scene_writer.hpp)
   /// Dynamic analyses: joint reactions in rows and frames after t = 0 at the frame's time
   /// (`output.reactions: instantaneous`, TimeIntegrator::instantaneous_reactions) instead of
   /// averaged over the step that ends there.

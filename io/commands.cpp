@@ -7,6 +7,7 @@
 #include "io/csv_writer.hpp"
 #include "io/linearized_command.hpp"
 #include "io/progress.hpp"
+#include "io/scene_writer.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
 #include "solvers/time_integrator.hpp"
@@ -50,19 +51,25 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
 /// Restart into `out`: when it holds the results of the run the checkpoint belongs to, cut them
 /// back to the checkpoint (rows, frames, later checkpoints) and report true; a directory without
 /// results gets the continuation only (false). Everything is checked before anything is cut.
-bool prepare_restart_output(const std::filesystem::path& out, const solvers::IntegratorState& s, VtkWriter& vtk) {
+bool prepare_restart_output(const std::filesystem::path& out, const solvers::IntegratorState& s, VtkWriter& vtk,
+                            SceneWriter* scene) {
   namespace fs = std::filesystem;
   const fs::path energy = out / CsvWriter::energy_file_name;
   const fs::path sensors = out / CsvWriter::sensors_file_name;
   std::error_code ec;
   const bool own_directory = fs::exists(energy, ec) || fs::exists(sensors, ec) || fs::exists(out / VtkWriter::index_file_name, ec);
-  if (!own_directory) {
+  // The scene's frames are the VTK frames: cut (or continued) like results.pvd.
+  auto resume_vtk = [&] {
     vtk.resume(s.written.vtk_frames, s.written.last_vtk_frame_t);
+    if (scene) scene->resume(s.written.vtk_frames, s.written.last_vtk_frame_t);
+  };
+  if (!own_directory) {
+    resume_vtk();
     return false;
   }
   const std::uintmax_t energy_size = CsvWriter::size_keeping_rows(energy, s.written.frames, s.written.last_frame_t);
   const std::uintmax_t sensors_size = CsvWriter::size_keeping_rows(sensors, s.written.frames, s.written.last_frame_t);
-  vtk.resume(s.written.vtk_frames, s.written.last_vtk_frame_t);
+  resume_vtk();
   fs::resize_file(energy, energy_size);
   fs::resize_file(sensors, sensors_size);
   CheckpointWriter::remove_after(out, s.step);
@@ -99,6 +106,7 @@ int run_command(const RunOptions& options) {
     }
   }
   std::unique_ptr<VtkWriter> vtk;
+  std::unique_ptr<SceneWriter> scene;
   std::unique_ptr<CsvWriter> csv;
   std::unique_ptr<CheckpointWriter> checkpoints;
   ProgressReporter progress(options.quiet);
@@ -119,9 +127,13 @@ int run_command(const RunOptions& options) {
   }
   if (setup_ok && is_root()) {
     try {
-      if (restart) continued_in_place = prepare_restart_output(out, restart->state, *vtk);
+      // Rank 0 alone writes the whole scene: it needs every node's state, which every rank keeps,
+      // and the model's geometry (io/scene_writer.hpp).
+      if (model->analysis.scene) scene = std::make_unique<SceneWriter>(out, *model);
+      if (restart) continued_in_place = prepare_restart_output(out, restart->state, *vtk, scene.get());
       csv = std::make_unique<CsvWriter>(out, *model, continued_in_place);
       observers.add(*vtk);
+      if (scene) observers.add(*scene);
       observers.add(*csv);
       if (model->analysis.checkpoint_every > 0) {
         checkpoints = std::make_unique<CheckpointWriter>(out, model_print);

@@ -77,6 +77,9 @@ inline constexpr std::array analysis_keys{
     ModelKey{"output", "dt", "no", "s", "", "> 0",
              "write a VTK frame at the first nominal step that reaches each multiple of `dt`; not together with "
              "`vtk_every`"},
+    ModelKey{"output", "scene", "no", "", "`true`", "true or false",
+             "write the scene, `scene.pvd` and `scene_NNNNN.vtu` at the VTK frames: rigid bodies, joints and beams "
+             "as geometry (\"ParaView output\"); `false`: none"},
     ModelKey{"output", "reactions", "no", "", "`step_average`", "step_average or instantaneous",
              "dynamic: joint reactions in `sensors.csv` and the VTK frames after t = 0, `step_average`: the mean "
              "over the step ending at the row's time (the scheme's own multiplier, of the time t − Δt/2), "

@@ -48,6 +48,18 @@ inline constexpr std::array element_keys{
              "inertia tensor about the centre of mass, in node axes (below)"},
     ModelKey{"rigid_bodies[]", "offset", "no", "m", "`[0, 0, 0]`", "",
              "position of the centre of mass from the node, in node axes"},
+    ModelKey{"rigid_bodies[]", "shape", "no", "", "the box of the body's inertia", "",
+             "what the scene (`scene_NNNNN.vtu`) draws, centred on the centre of mass, in node axes: one of `box`, "
+             "`cylinder`, `sphere`, or `none` (below)"},
+    ModelKey{"rigid_bodies[].shape", "box", "one shape", "", "", "", "`{sides: [a, b, c]}`"},
+    ModelKey{"rigid_bodies[].shape", "cylinder", "one shape", "", "", "", "`{radius, length, axis}`"},
+    ModelKey{"rigid_bodies[].shape", "sphere", "one shape", "", "", "", "`{radius}`"},
+    ModelKey{"rigid_bodies[].shape.box", "sides", "yes", "m", "", "> 0",
+             "`[a, b, c]`: side lengths along the node's x, y, z"},
+    ModelKey{"rigid_bodies[].shape.cylinder", "radius", "yes", "m", "", "> 0", "radius"},
+    ModelKey{"rigid_bodies[].shape.cylinder", "length", "yes", "m", "", "> 0", "length along its axis"},
+    ModelKey{"rigid_bodies[].shape.cylinder", "axis", "no", "", "`z`", "x, y or z", "the node axis it lies along"},
+    ModelKey{"rigid_bodies[].shape.sphere", "radius", "yes", "m", "", "> 0", "radius"},
 
     ModelKey{"loads[]", "name", "no", "", "`load_<index>`", "", "element name"},
     ModelKey{"loads[]", "node", "one of `node` and `set`", "", "", "", "the loaded node"},

@@ -64,6 +64,18 @@ vtkSmartPointer<vtkDoubleArray> new_point_array(vtkUnstructuredGrid& grid, const
   return a;
 }
 
+int vtk_cell_type(CellShape shape) {
+  switch (shape) {
+    case CellShape::Vertex: return VTK_VERTEX;
+    case CellShape::Line: return VTK_LINE;
+    case CellShape::PolyLine: return VTK_POLY_LINE;
+    case CellShape::Triangle: return VTK_TRIANGLE;
+    case CellShape::Quad: return VTK_QUAD;
+    case CellShape::Polygon: return VTK_POLYGON;
+  }
+  throw std::invalid_argument("VTK output: no such cell shape");
+}
+
 class VtkGridEncoder final : public GridEncoder {
  public:
   explicit VtkGridEncoder(const GridLayout& layout) {
@@ -77,12 +89,44 @@ class VtkGridEncoder final : public GridEncoder {
     grid_->SetPoints(points_);
     grid_->AllocateExact(static_cast<vtkIdType>(layout.n_cells()), static_cast<vtkIdType>(layout.cell_points.size()));
     for (std::size_t c = 0; c < layout.n_cells(); ++c) {
-      const CellShape shape = layout.cell_shapes[c];
-      const int type = shape == CellShape::Vertex ? VTK_VERTEX : shape == CellShape::Line ? VTK_LINE : VTK_POLY_LINE;
+      const int type = vtk_cell_type(layout.cell_shapes[c]);
       const auto begin = layout.cell_offsets[c], end = layout.cell_offsets[c + 1];
       std::vector<vtkIdType> ids(layout.cell_points.begin() + begin, layout.cell_points.begin() + end);
       grid_->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
     }
+    if (layout.node_arrays) add_node_arrays(layout);
+    for (const auto& [name, components] : layout.point_fields)
+      point_fields_.push_back(new_point_array(*grid_, name.c_str(), components, n_points));
+    for (const auto& [name, components] : layout.cell_fields) add_cell_field(name, components);
+    for (const auto& [name, values] : layout.cell_labels) {
+      auto labels = vtkSmartPointer<vtkIntArray>::New();
+      labels->SetName(name.c_str());
+      labels->SetNumberOfTuples(grid_->GetNumberOfCells());
+      for (vtkIdType c = 0; c < grid_->GetNumberOfCells(); ++c) labels->SetValue(c, values.at(static_cast<std::size_t>(c)));
+      grid_->GetCellData()->AddArray(labels);
+      cell_labels_.push_back(labels);
+    }
+    time_->SetName("TIME");
+    time_->SetNumberOfTuples(1);
+    time_->SetValue(0, 0.0);
+    grid_->GetFieldData()->AddArray(time_);
+
+    writer_->SetInputData(grid_);
+    writer_->SetDataModeToAppended();
+    writer_->EncodeAppendedDataOff();  // raw binary
+    if (layout.compressed && layout.fast_compression)
+      writer_->SetCompressorTypeToLZ4();
+    else if (layout.compressed)
+      writer_->SetCompressorTypeToZLib();
+    else
+      writer_->SetCompressorTypeToNone();
+    writer_->SetHeaderTypeToUInt64();  // arrays over 4 GiB in large models
+    writer_->WriteToOutputStringOn();
+  }
+
+  /// results.vtu's node arrays, in their order in the file (io/vtk_writer.hpp).
+  void add_node_arrays(const GridLayout& layout) {
+    const auto n_points = static_cast<vtkIdType>(layout.n_points());
     displacement_ = new_point_array(*grid_, "displacement", 3, n_points);
     velocity_ = new_point_array(*grid_, "velocity", 3, n_points);
     vtkNew<vtkIntArray> node_id;
@@ -111,26 +155,12 @@ class VtkGridEncoder final : public GridEncoder {
         ghosts->SetValue(i, layout.owned_elsewhere[static_cast<std::size_t>(i)] ? vtkDataSetAttributes::DUPLICATEPOINT : 0);
       grid_->GetPointData()->AddArray(ghosts);
     }
-    for (const auto& [name, components] : layout.cell_fields) add_cell_field(name, components);
-    time_->SetName("TIME");
-    time_->SetNumberOfTuples(1);
-    time_->SetValue(0, 0.0);
-    grid_->GetFieldData()->AddArray(time_);
-
-    writer_->SetInputData(grid_);
-    writer_->SetDataModeToAppended();
-    writer_->EncodeAppendedDataOff();  // raw binary
-    if (layout.compressed)
-      writer_->SetCompressorTypeToZLib();
-    else
-      writer_->SetCompressorTypeToNone();
-    writer_->SetHeaderTypeToUInt64();  // arrays over 4 GiB in large models
-    writer_->WriteToOutputStringOn();
   }
 
   double* points() override { return vtkDoubleArray::SafeDownCast(points_->GetData())->GetPointer(0); }
 
   double* point_array(PointArray which) override {
+    if (!displacement_) throw std::invalid_argument("VTK output: a grid without node arrays");
     switch (which) {
       case PointArray::Displacement: return displacement_->GetPointer(0);
       case PointArray::Velocity: return velocity_->GetPointer(0);
@@ -142,6 +172,8 @@ class VtkGridEncoder final : public GridEncoder {
     }
     throw std::invalid_argument("VTK output: no such point array");
   }
+
+  double* point_field(std::size_t k) override { return point_fields_.at(k)->GetPointer(0); }
 
   double* cell_field(std::size_t k) override { return cell_fields_.at(k)->GetPointer(0); }
 
@@ -187,7 +219,12 @@ class VtkGridEncoder final : public GridEncoder {
     points_->Modified();
     for (vtkDoubleArray* a : {displacement_.Get(), velocity_.Get(), orientation_.Get(), directors_[0].Get(),
                               directors_[1].Get(), directors_[2].Get(), angular_velocity_.Get(), time_.Get()})
-      a->Modified();
+      if (a != nullptr) a->Modified();
+    for (auto& f : point_fields_) f->Modified();
+    // Constant, but marked too: VTK keeps a range it computed in an array's information and
+    // writes it into the next file, so a file would depend on whether a frame came before it (a
+    // restarted run's first frame would differ from the uninterrupted run's).
+    for (auto& f : cell_labels_) f->Modified();
     for (auto& f : cell_fields_) f->Modified();
     grid_->Modified();
   }
@@ -196,7 +233,8 @@ class VtkGridEncoder final : public GridEncoder {
   vtkNew<vtkPoints> points_;
   vtkSmartPointer<vtkDoubleArray> displacement_, velocity_, orientation_, angular_velocity_;
   std::array<vtkSmartPointer<vtkDoubleArray>, 3> directors_;
-  std::vector<vtkSmartPointer<vtkDoubleArray>> cell_fields_;
+  std::vector<vtkSmartPointer<vtkDoubleArray>> point_fields_, cell_fields_;
+  std::vector<vtkSmartPointer<vtkIntArray>> cell_labels_;
   vtkNew<vtkDoubleArray> time_;
   vtkNew<vtkXMLUnstructuredGridWriter> writer_;
 };

@@ -1,9 +1,13 @@
 #include "io/vtk_module.hpp"
 
+#include "io/output_directory.hpp"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -23,7 +27,16 @@ std::vector<std::filesystem::path> module_candidates() {
   return {program.parent_path() / module_name, program.parent_path().parent_path() / module_name};
 }
 
+/// VTK computes array ranges for the file header with vtkSMPTools, whose default std::thread
+/// backend starts threads for every array of every frame: 20 ms per frame on a 15-node model,
+/// more than its solve. A frame's arrays are small next to that, and the cores belong to the
+/// solver, so VTK runs sequentially unless the user chose a backend. VTK reads the variable once,
+/// when its SMP layer first starts, which is after the module is loaded. (vtkSMPTools::LocalScope
+/// would be the direct way, but VTK 9.1's vtkSMPTools.h does not compile as C++20.)
+void choose_sequential_vtk_smp() { setenv("VTK_SMP_BACKEND_IN_USE", "Sequential", /*overwrite=*/0); }
+
 CreateGridEncoder load_module() {
+  choose_sequential_vtk_smp();
   // Its own symbols first: VTK's libraries then resolve among themselves instead of searching
   // every library of catena-run before their own. Sanitizers do not support RTLD_DEEPBIND (their
   // allocator must stay the one found first).
@@ -55,6 +68,23 @@ std::unique_ptr<GridEncoder> create_grid_encoder(const GridLayout& layout) {
   static CreateGridEncoder create = nullptr;
   std::call_once(once, [] { create = load_module(); });
   return std::unique_ptr<GridEncoder>(create(layout));
+}
+
+std::string write_grid(GridEncoder& grid, const std::filesystem::path& file, double t) {
+  // Into memory, then one write: VTK's file stream flushes after every array and piece header
+  // (a fifth of a small frame's cost in write system calls). No temporary name: the index lists
+  // a frame only once its file is complete, and a restart overwrites one it does not list.
+  std::string content;
+  try {
+    content = grid.encode(t);
+  } catch (const std::exception& e) {
+    return file.string() + ": " + e.what() + " at t = " + format_double(t);
+  }
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  if (!out) return file.string() + ": write failed (disk full?)";
+  return {};
 }
 
 }  // namespace catena::io::vtk

@@ -11,12 +11,18 @@
 /// folder above it (the test programs in build/*/tests).
 #include "io/vtk_grid_encoder.hpp"
 
+#include <filesystem>
 #include <memory>
+#include <string>
 
 namespace catena::io::vtk {
 
 /// A new encoder of `layout` from the module, loaded on first use. Throws std::runtime_error
 /// naming the places looked in when the module cannot be loaded.
 [[nodiscard]] std::unique_ptr<GridEncoder> create_grid_encoder(const GridLayout& layout);
+
+/// Writes `grid`'s current values at time t to `file` (replacing it); returns the error naming
+/// the file, empty if none.
+[[nodiscard]] std::string write_grid(GridEncoder& grid, const std::filesystem::path& file, double t);
 
 }  // namespace catena::io::vtk

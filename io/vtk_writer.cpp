@@ -7,9 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -19,9 +17,6 @@
 #include <vector>
 
 namespace catena::io {
-
-/// Grids (pieces) with fewer points are written uncompressed (VtkWriter::Impl::layout).
-constexpr std::size_t compressed_from_points = 1000;
 
 namespace fs = std::filesystem;
 
@@ -279,10 +274,7 @@ vtk::GridLayout VtkWriter::Impl::layout() {
       element->cell_values(model.initial_state, collector);
   cell_fields = g.cell_fields;
   cell_fields_complete = true;
-  // Compressed from a thousand points on. Below, zlib costs more time than the bytes it saves:
-  // each array's deflate stream sets up 256 KiB of state, 6 M instructions for a frame of 30
-  // points, 4 % of a one-step run, where the frame's raw arrays take a few kilobytes.
-  g.compressed = n_points >= compressed_from_points;
+  g.compressed = n_points >= vtk::compressed_from_points;
   return g;
 }
 
@@ -368,22 +360,7 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   index.add(frame.t, name);
 }
 
-std::string VtkWriter::Impl::write_grid(const fs::path& file, double t) {
-  // Into memory, then one write: VTK's file stream flushes after every array and piece header
-  // (a fifth of a small frame's cost in write system calls). No temporary name: the index lists
-  // a frame only once its file is complete, and a restart overwrites one it does not list.
-  std::string content;
-  try {
-    content = grid->encode(t);
-  } catch (const std::exception& e) {
-    return file.string() + ": " + e.what() + " at t = " + format_double(t);
-  }
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) return file.string() + ": write failed (disk full?)";
-  return {};
-}
+std::string VtkWriter::Impl::write_grid(const fs::path& file, double t) { return vtk::write_grid(*grid, file, t); }
 
 void VtkWriter::Impl::write_parallel(double t, long frame_index) {
   // 1. Every rank writes its piece (atomically); all learn whether every piece exists.
@@ -422,28 +399,16 @@ void VtkWriter::Impl::write_parallel(double t, long frame_index) {
 
 namespace {
 
-/// VTK computes array ranges for the file header with vtkSMPTools, whose default std::thread
-/// backend starts threads for every array of every frame: 20 ms per frame on a 15-node model,
-/// more than its solve. A frame's arrays are small next to that, and the cores belong to the
-/// solver, so VTK runs sequentially unless the user chose a backend. VTK reads the variable once,
-/// when its SMP layer first starts, which is after this in `catena run`. (vtkSMPTools::LocalScope
-/// would be the direct way, but VTK 9.1's vtkSMPTools.h does not compile as C++20.)
 int rank_in(MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   return rank;
 }
 
-bool choose_sequential_vtk_smp() {
-  return setenv("VTK_SMP_BACKEND_IN_USE", "Sequential", /*overwrite=*/0) == 0;
-}
-
 }  // namespace
 
 VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
     : impl_(std::make_unique<Impl>(std::move(directory), model, 0)) {
-  static const bool sequential = choose_sequential_vtk_smp();
-  (void)sequential;
   create_output_directory(impl_->directory);
   impl_->select_piece({});
   impl_->create_grid();
@@ -452,8 +417,6 @@ VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
 VtkWriter::VtkWriter(fs::path directory, const fem::Model& model, MPI_Comm comm,
                      std::span<const std::size_t> local_elements)
     : impl_(std::make_unique<Impl>(std::move(directory), model, rank_in(comm))) {
-  static const bool sequential = choose_sequential_vtk_smp();
-  (void)sequential;
   Impl& m = *impl_;
   MPI_Comm_size(comm, &m.size);
   m.comm = comm;

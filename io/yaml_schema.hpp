@@ -41,6 +41,11 @@ inline constexpr auto& rectangle = keys_of<"beams[].shape.rectangle">;
 inline constexpr auto& circle = keys_of<"beams[].shape.circle">;
 inline constexpr auto& tube = keys_of<"beams[].shape.tube">;
 inline constexpr auto& rigid_body = keys_of<"rigid_bodies[]">;
+/// A rigid body's visual shape: exactly one of these (or the word `none`).
+inline constexpr auto& body_shape = keys_of<"rigid_bodies[].shape">;
+inline constexpr auto& body_box = keys_of<"rigid_bodies[].shape.box">;
+inline constexpr auto& body_cylinder = keys_of<"rigid_bodies[].shape.cylinder">;
+inline constexpr auto& body_sphere = keys_of<"rigid_bodies[].shape.sphere">;
 inline constexpr auto& load = keys_of<"loads[]">;
 inline constexpr auto& beam_load = keys_of<"beam_loads[]">;
 inline constexpr auto& analysis = keys_of<"analysis">;
@@ -65,6 +70,10 @@ constexpr std::span<const std::string_view> known_keys(std::string_view context)
   if (context == "beams[].shape.circle") return circle;
   if (context == "beams[].shape.tube") return tube;
   if (context == "rigid_bodies[]") return rigid_body;
+  if (context == "rigid_bodies[].shape") return body_shape;
+  if (context == "rigid_bodies[].shape.box") return body_box;
+  if (context == "rigid_bodies[].shape.cylinder") return body_cylinder;
+  if (context == "rigid_bodies[].shape.sphere") return body_sphere;
   if (context == "loads[]") return load;
   if (context == "beam_loads[]") return beam_load;
   if (context == "analysis") return analysis;

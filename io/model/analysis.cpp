@@ -106,7 +106,7 @@ void read_analysis(ModelContext& context) {
 void read_output(ModelContext& context) {
   const auto c = context.root.find("output");
   if (!c) return;
-  c->expect_map("output options {vtk_every, dt, checkpoint_every, reactions, deflection_frame}");
+  c->expect_map("output options {vtk_every, dt, checkpoint_every, reactions, deflection_frame, scene}");
   c->check_keys(schema::output);
   const fem::ParameterTable& parameters = context.parameters;
   fem::AnalysisSettings& a = context.model.analysis;
@@ -119,6 +119,7 @@ void read_output(ModelContext& context) {
     a.vtk_dt =
         read_number(*dt, parameters, key_quantity<"output", "dt">("time between VTK frames", Bound::Positive));
   }
+  if (const auto scene = c->find("scene")) a.scene = read_bool(*scene, "whether the scene is written");
   if (const auto r = c->find("reactions")) {
     static constexpr std::array<std::string_view, 2> timings{"step_average", "instantaneous"};
     a.instantaneous_reactions = read_choice(*r, timings, "when reactions are reported") == 1;

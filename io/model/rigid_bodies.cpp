@@ -59,6 +59,51 @@ fem::Mat3 read_inertia(const ModelContext& context, const Cursor& c) {
   return J;
 }
 
+namespace {
+
+/// `shape: {box: {sides}} | {cylinder: {radius, length, axis}} | {sphere: {radius}} | none`.
+fem::BodyShape read_body_shape(const ModelContext& context, const Cursor& c) {
+  using Kind = fem::BodyShape::Kind;
+  const std::string what = "a shape: box {sides}, cylinder {radius, length, axis}, sphere {radius} or none";
+  fem::BodyShape shape;
+  if (c.is_scalar()) {
+    if (c.found() != "'none'") c.fail_expected(what);
+    shape.kind = Kind::None;
+    return shape;
+  }
+  c.expect_map(what);
+  c.check_keys(schema::body_shape);
+  if (c.size() != 1) c.fail("expected exactly one shape (box, cylinder or sphere); found " + std::to_string(c.size()));
+  const auto length = [&](const Cursor& s, std::string_view key, std::string noun) {
+    return read_number(s.get(key, "the " + noun + " [m]"), context.parameters, Quantity{std::move(noun), "m", Bound::Positive});
+  };
+  if (const auto box = c.find("box")) {
+    box->expect_map("a box {sides: [a, b, c]}");
+    box->check_keys(schema::body_box);
+    shape.kind = Kind::Box;
+    shape.sides = read_vec3(box->get("sides", "the side lengths [a, b, c] [m] along the node's x, y, z"),
+                            context.parameters, Quantity{"side length", "m", Bound::Positive});
+  } else if (const auto cylinder = c.find("cylinder")) {
+    cylinder->expect_map("a cylinder {radius, length, axis}");
+    cylinder->check_keys(schema::body_cylinder);
+    shape.kind = Kind::Cylinder;
+    shape.radius = length(*cylinder, "radius", "radius");
+    shape.length = length(*cylinder, "length", "length");
+    if (const auto axis = cylinder->find("axis")) {
+      static constexpr std::array<std::string_view, 3> axes{"x", "y", "z"};
+      shape.axis = static_cast<int>(read_choice(*axis, axes, "the node axis the cylinder lies along"));
+    }
+  } else if (const auto sphere = c.find("sphere")) {
+    sphere->expect_map("a sphere {radius}");
+    sphere->check_keys(schema::body_sphere);
+    shape.kind = Kind::Sphere;
+    shape.radius = length(*sphere, "radius", "radius");
+  }
+  return shape;
+}
+
+}  // namespace
+
 constexpr ListSection rigid_bodies_section{"rigid_bodies", "a list of rigid bodies {name, node, mass, inertia, offset}",
                                            "a rigid body {name, node, mass, inertia, offset}", schema::rigid_body};
 
@@ -75,10 +120,12 @@ void read_rigid_bodies(ModelContext& context) {
     if (const auto offset = item.find("offset"))
       body.offset =
           read_vec3(*offset, context.parameters, key_quantity<"rigid_bodies[]", "offset">("centre-of-mass offset"));
+    fem::BodyShape shape;
+    if (const auto s = item.find("shape")) shape = read_body_shape(context, *s);
     model.make_frame(node);
     context.record(node).mass += body.mass;
     context.record(node).turns = true;
-    model.add_element<elements::RigidBody>(name, model.attach(node), body);
+    model.add_element<elements::RigidBody>(name, model.attach(node), body, shape);
     context.body_frames.emplace(name, fem::SensorFrame{node, body.offset, fem::Mat3::Identity()});
   });
 }

@@ -5,6 +5,8 @@ usage: compare_vtk_series.py pieces ONE TWO    ONE a one-rank run (.vtu frames),
        compare_vtk_series.py same A B          B a restart of A on as many ranks: same files
        compare_vtk_series.py mixed TWO SERIAL  SERIAL a restart of the several-rank run TWO on
                                                one rank in its own directory
+       compare_vtk_series.py scene ONE TWO     the scenes (scene.pvd) of a one-rank and a
+                                               several-rank run: the same serial .vtu files
 Exits non-zero with a message naming the first difference. Run by two_ranks_vtk_match_one.sh.
 """
 import math
@@ -24,8 +26,8 @@ def fail(message):
     sys.exit(message)
 
 
-def frames(directory):
-    root = ET.parse(os.path.join(directory, "results.pvd")).getroot()
+def frames(directory, index="results.pvd"):
+    root = ET.parse(os.path.join(directory, index)).getroot()
     return [(float(e.get("timestep")), e.get("file")) for e in root.iter("DataSet")]
 
 
@@ -193,10 +195,59 @@ def pieces(one, two):
           f"{worst_points.value:.3g} ({worst_points.where}), cells {worst_cells.value:.3g} ({worst_cells.where})")
 
 
+def scene(one, two):
+    """Rank 0 writes the whole scene serially: the same frames, cells and labels, and the same
+    points and point arrays as the one-rank run to 1e-10 of each array's largest value."""
+    f1, f2 = frames(one, "scene.pvd"), frames(two, "scene.pvd")
+    if len(f1) < 2 or f1 != f2:
+        fail(f"scene.pvd differs: {f1} with one rank, {f2} with two")
+    if [t for t, _ in f1] != [t for t, _ in frames(one)]:
+        fail("scene.pvd and results.pvd list other times")
+    stray = [f for f in os.listdir(two) if f.startswith("scene_") and not re.fullmatch(r"scene_\d{5}\.vtu", f)]
+    if stray:
+        fail(f"scene files other than scene_NNNNN.vtu with two ranks: {stray}")
+    worst = Worst()
+    moved = 0.0
+    for _, n in f1:
+        g1, g2 = read(os.path.join(one, n)), read(os.path.join(two, n))
+        if (g1.GetNumberOfPoints(), g1.GetNumberOfCells()) != (g2.GetNumberOfPoints(), g2.GetNumberOfCells()):
+            fail(f"{n}: other points or cells with two ranks")
+        for c in range(g1.GetNumberOfCells()):
+            p1, p2 = g1.GetCell(c).GetPointIds(), g2.GetCell(c).GetPointIds()
+            if g1.GetCellType(c) != g2.GetCellType(c) or [p1.GetId(k) for k in range(p1.GetNumberOfIds())] != [
+                    p2.GetId(k) for k in range(p2.GetNumberOfIds())]:
+                fail(f"{n}: cell {c} differs with two ranks")
+        c1, c2 = arrays(g1.GetCellData()), arrays(g2.GetCellData())
+        if c1 != c2 or sorted(c1) != ["element", "part"]:
+            fail(f"{n}: cell data differ with two ranks or are not part and element: {sorted(c1)}, {sorted(c2)}")
+        x1 = [list(g1.GetPoint(i)) for i in range(g1.GetNumberOfPoints())]
+        x2 = [list(g2.GetPoint(i)) for i in range(g2.GetNumberOfPoints())]
+        scale = scale_of(x1)
+        for i, (a, b) in enumerate(zip(x1, x2)):
+            worst.check(f"{n} point {i}", a, b, scale, 1e-10)
+        a1, a2 = arrays(g1.GetPointData()), arrays(g2.GetPointData())
+        if sorted(a1) != sorted(a2):
+            fail(f"{n}: other point arrays with two ranks")
+        for key in a1:
+            s = scale_of(a1[key])
+            for i, (ra, rb) in enumerate(zip(a1[key], a2[key])):
+                worst.check(f"{n} {key}[{i}]", ra, rb, s, 1e-10)
+        moved = max(moved, max(abs(v) for row in a1["displacement"] for v in row))
+    if moved <= 0.0:
+        fail("nothing moved in the scene: the comparison would prove nothing")
+    print(f"{len(f1)} scene frames: two ranks = one rank; worst relative difference {worst.value:.3g} ({worst.where})")
+
+
 def same(a, b):
     fa, fb = frames(a), frames(b)
     if fa != fb:
         fail(f"results.pvd differs after the restart: {fa} against {fb}")
+    sa, sb = frames(a, "scene.pvd"), frames(b, "scene.pvd")
+    if sa != sb or [t for t, _ in sa] != [t for t, _ in fa]:
+        fail(f"scene.pvd differs after the restart: {sa} against {sb}")
+    for _, n in sa:
+        if open(os.path.join(a, n), "rb").read() != open(os.path.join(b, n), "rb").read():
+            fail(f"{n} differs after the restart")
     for name in ("energy.csv", "sensors.csv"):
         if open(os.path.join(a, name)).read() != open(os.path.join(b, name)).read():
             fail(f"{name} differs after the restart")
@@ -242,7 +293,7 @@ def mixed(two, serial):
 
 
 if __name__ == "__main__":
-    modes = {"pieces": pieces, "same": same, "mixed": mixed}
+    modes = {"pieces": pieces, "same": same, "mixed": mixed, "scene": scene}
     if len(sys.argv) != 4 or sys.argv[1] not in modes:
         fail(__doc__)
     modes[sys.argv[1]](sys.argv[2], sys.argv[3])

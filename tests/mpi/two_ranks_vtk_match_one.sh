@@ -7,7 +7,8 @@
 # the same cell data per element (matched by cell type and nodes); both ranks write cells.
 # Then restart: a two-rank run continued from a checkpoint on two ranks ends as the uninterrupted
 # one, and continued on one rank in its own directory replaces the later .pvtu frames (pieces
-# removed) by .vtu frames.
+# removed) by .vtu frames. The scene (scene.pvd, written by rank 0 alone) of the two-rank run
+# equals the one-rank run's, and a restart on two ranks rewrites it identically.
 # usage: two_ranks_vtk_match_one.sh CATENA MPIRUN SOURCE_DIR WORK_DIR
 # Exit code 77 (ctest SKIP_RETURN_CODE) when /usr/bin/python3 has no vtk module.
 set -euo pipefail
@@ -37,6 +38,8 @@ for model in "$work/beam.yaml" "$src/tests/mpi/four_bar.yaml"; do
   "$catena" run "$model" --out "$work/one" --quiet --set analysis.t_end=0.1
   "$mpirun" -n 2 "$catena" run "$model" --out "$work/two" --quiet --set analysis.t_end=0.1 --checkpoint-every 4
   /usr/bin/python3 "$compare" pieces "$work/one" "$work/two"
+  # The scene: rank 0 writes it whole, the same files as on one rank.
+  /usr/bin/python3 "$compare" scene "$work/one" "$work/two"
 
   # Restart on two ranks into the run's own directory: the same files as the uninterrupted run.
   cp -r "$work/two" "$work/again"
