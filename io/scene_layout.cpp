@@ -32,8 +32,14 @@ class Builder {
 
   SceneLayout build() {
     collect_attachments();
-    layout_.grid.point_fields = {{"displacement", 3}, {"velocity", 3},     {"section_radius", 1},
-                                 {"joint_axis_1", 3}, {"joint_axis_2", 3}, {"joint_axis_3", 3}};
+    layout_.grid.point_fields = {{"displacement", 3}, {"velocity", 3},      {"section_radius", 1},
+                                 {"joint_axis_1", 3}, {"joint_axis_2", 3},  {"joint_axis_3", 3},
+                                 {"section_force", 3}, {"section_moment", 3}};
+    layout_.deflection = model_.analysis.deflection_frame.has_value();
+    if (layout_.deflection) {
+      layout_.grid.point_fields.emplace_back("deflection", 3);
+      layout_.grid.point_fields.emplace_back("deflection_local", 3);
+    }
     layout_.grid.node_arrays = false;
     layout_.grid.cell_offsets.push_back(0);
     for (std::size_t e = 0; e < model_.elements.size(); ++e) {

@@ -21,7 +21,10 @@
 /// Point fields (GridLayout::point_fields, SceneField's order): `displacement` [m] (position − its
 /// position at t = 0), `velocity` [m/s], `section_radius` [m] (constant; for the Tube filter),
 /// `joint_axis_1`, `joint_axis_2`, `joint_axis_3` (frame A's joint axes, global, on joint points;
-/// zero elsewhere; fem::Element::output_axes).
+/// zero elsewhere; fem::Element::output_axes), `section_force` [N] and `section_moment` [N m]
+/// (3 each, at a beam's or truss's own end points, fem::Element::end_values; NaN on every other
+/// point, so that a colour map of them spans the beams alone), and with `output.deflection_frame`
+/// `deflection` and `deflection_local` [m] (every point's, fem/deflection.hpp).
 /// section_radius: a beam's or truss's points its `radius` cell value (a beam's section radius,
 /// nonzero since a section without one gets its radius of gyration), else `line_radius_fraction`
 /// of its length at t = 0; a body's link points `link_radius_fraction` of its longest link; 0 on
@@ -37,9 +40,20 @@ namespace catena::io::scene {
 /// The `part` codes of the scene's cells (a contract with tools/render and tools/view).
 enum class ScenePart : int { Beam = 1, Truss = 2, BodyLink = 3, BodyShape = 4, Joint = 5, PointMass = 6 };
 
-/// The scene's point fields, their index in GridLayout::point_fields. Fields added later (the
-/// beam points' section forces, say) go after these, filled through SceneLayout::lines.
-enum class SceneField : std::size_t { Displacement, Velocity, SectionRadius, JointAxis1, JointAxis2, JointAxis3 };
+/// The scene's point fields, their index in GridLayout::point_fields; the last two only with
+/// `output.deflection_frame` (SceneLayout::deflection).
+enum class SceneField : std::size_t {
+  Displacement,
+  Velocity,
+  SectionRadius,
+  JointAxis1,
+  JointAxis2,
+  JointAxis3,
+  SectionForce,
+  SectionMoment,
+  Deflection,
+  DeflectionLocal
+};
 
 inline constexpr double link_radius_fraction = 0.03;
 inline constexpr double line_radius_fraction = 0.02;
@@ -63,6 +77,7 @@ struct SceneLayout {
   std::vector<double> section_radius;  ///< per point [m]
   std::vector<ScenePoints> lines;      ///< beams and trusses: the points of their line, node by node
   std::vector<ScenePoints> joints;     ///< each joint's vertex point
+  bool deflection = false;             ///< the layout has the deflection fields
   vtk::GridLayout grid;                ///< points, cells, `part`, `element`, the point fields' names
 };
 

@@ -1,11 +1,16 @@
 #include "io/scene_writer.hpp"
 
+#include "fem/deflection.hpp"
 #include "io/output_directory.hpp"
 #include "io/pvd_index.hpp"
 #include "io/scene_layout.hpp"
 #include "io/vtk_module.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
+#include <optional>
+#include <string_view>
 #include <stdexcept>
 
 namespace catena::io {
@@ -25,6 +30,30 @@ struct SceneWriter::Impl {
   void write(const solvers::Frame& frame);
 };
 
+namespace {
+
+void set3(double* array, std::size_t point, const fem::Vec3& v) {
+  for (int c = 0; c < 3; ++c) array[3 * point + static_cast<std::size_t>(c)] = v[c];
+}
+
+/// Writes an element's end values at its line's own points (end k: the line's point k).
+class EndValuesAtPoints final : public fem::EndValueSink {
+ public:
+  EndValuesAtPoints(double* force, double* moment, std::size_t first_point)
+      : force_(force), moment_(moment), first_(first_point) {}
+  void set(std::size_t end, std::string_view field, const fem::Vec3& value) override {
+    if (field == "section_force") set3(force_, first_ + end, value);
+    if (field == "section_moment") set3(moment_, first_ + end, value);
+  }
+
+ private:
+  double* force_;
+  double* moment_;
+  std::size_t first_;
+};
+
+}  // namespace
+
 void SceneWriter::Impl::write(const solvers::Frame& frame) {
   if (frame.states.size() != model.nodes.size())
     throw std::invalid_argument("VTK scene: frame at t = " + format_double(frame.t) + " has " +
@@ -34,9 +63,11 @@ void SceneWriter::Impl::write(const solvers::Frame& frame) {
   double* const x = grid->points();
   double* const displacement = field(SceneField::Displacement);
   double* const velocity = field(SceneField::Velocity);
-  auto set3 = [](double* array, std::size_t point, const fem::Vec3& v) {
-    for (int c = 0; c < 3; ++c) array[3 * point + static_cast<std::size_t>(c)] = v[c];
-  };
+  std::optional<fem::DeflectionFrame> relative_to;
+  if (layout.deflection) {
+    const auto f = static_cast<std::size_t>(model.analysis.deflection_frame->index);
+    relative_to.emplace(model.nodes[f].reference_position, model.initial_state[f].orientation, frame.states[f]);
+  }
   // Every point moves rigidly with its node: x + R c, v + ω × R c.
   for (std::size_t p = 0; p < layout.anchors.size(); ++p) {
     const scene::Anchor& a = layout.anchors[p];
@@ -46,6 +77,15 @@ void SceneWriter::Impl::write(const solvers::Frame& frame) {
     set3(x, p, position);
     set3(displacement, p, position - layout.reference[p]);
     set3(velocity, p, s.velocity + s.angular_velocity.cross(arm));
+    if (relative_to) {
+      const fem::Deflection d = relative_to->of(layout.reference[p], position);
+      set3(field(SceneField::Deflection), p, d.global);
+      set3(field(SceneField::DeflectionLocal), p, d.local);
+    }
+  }
+  for (const scene::ScenePoints& line : layout.lines) {
+    EndValuesAtPoints at_points(field(SceneField::SectionForce), field(SceneField::SectionMoment), line.first_point);
+    model.elements[line.element]->end_values(frame.states, at_points);
   }
   const std::array<double*, 3> axes{field(SceneField::JointAxis1), field(SceneField::JointAxis2),
                                     field(SceneField::JointAxis3)};
@@ -69,6 +109,10 @@ SceneWriter::SceneWriter(fs::path directory, const fem::Model& model)
   m.grid = vtk::create_grid_encoder(m.layout.grid);
   double* radius = m.field(scene::SceneField::SectionRadius);
   std::copy(m.layout.section_radius.begin(), m.layout.section_radius.end(), radius);
+  // Section values exist at the lines' points only: NaN elsewhere, for good (header).
+  const std::size_t n_values = 3 * m.layout.anchors.size();
+  for (const scene::SceneField f : {scene::SceneField::SectionForce, scene::SceneField::SectionMoment})
+    std::fill(m.field(f), m.field(f) + n_values, std::numeric_limits<double>::quiet_NaN());
 }
 
 SceneWriter::~SceneWriter() = default;

@@ -10,7 +10,8 @@
 /// items), at its current position in global axes [m]; io/scene_layout.hpp lists the cells, the
 /// `part` codes (1 beam, 2 truss, 3 body link, 4 body shape, 5 joint, 6 point mass), the
 /// `element` index and the point fields (displacement, velocity, section_radius,
-/// joint_axis_1..3); io/scene_shapes.hpp the shapes. Field data `TIME` [s].
+/// joint_axis_1..3, section_force, section_moment; deflection, deflection_local with
+/// `output.deflection_frame`); io/scene_shapes.hpp the shapes. Field data `TIME` [s].
 ///
 /// MPI: every rank keeps every node's state (solvers/observer.hpp) and the scene needs nothing
 /// else but the model's constant geometry, so rank 0 alone writes the whole scene, serially, as

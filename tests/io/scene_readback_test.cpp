@@ -447,6 +447,72 @@ TEST(SceneReadBack, BeamAndTrussElementsAreLinesOfTheirOwnPoints) {
   EXPECT_EQ(point_masses, 1U);
 }
 
+// A cantilever of 4 elements under a small tip force P along y, solved statically: every beam
+// end carries the section resultants of the exact (linear) solution at its own points, Q2 = P and
+// M3 = P (L - s) (elements/end_sections.hpp: signs and axes), end k of an element at point k of its
+// line; points that are no beam's (a point mass) carry NaN. With deflection_frame the clamped
+// root, every point's deflection is its displacement; from the tip node, the tip's is zero.
+constexpr const char* loaded_cantilever_text = R"(name: scene-cantilever
+nodes:
+  - {name: root, position: [0, 0, 0]}
+  - {name: tip, position: [2, 0, 0]}
+supports: [{node: root, dofs: all}]
+beams:
+  - {name: arm, from: root, to: tip, elements: 4,
+     section: {EA: 1e8, GAy: 1e8, GAz: 1e8, GJ: 1e6, EIy: 1e6, EIz: 1e6, rhoA: 1, rhoJ: 0.01, rhoIy: 0.005,
+               rhoIz: 0.005}}
+masses:
+  - {name: tip_mass, node: tip, mass: 2}
+loads:
+  - {node: tip, force: [0, 0.001, 0]}
+analysis: {type: static, dt: 1, t_end: 1}
+output: {deflection_frame: root}
+)";
+
+TEST(SceneReadBack, BeamEndsCarryTheirOwnSectionForcesAndEveryPointItsDeflection) {
+  constexpr double P = 1e-3, L = 2.0;
+  for (const std::string frame : {"root", "tip"}) {
+    SCOPED_TRACE("deflection_frame " + frame);
+    const ScratchDirectory dir;
+    SceneRun run;
+    run_scene(run, dir.path(), loaded_cantilever_text, {"output.deflection_frame=" + frame});
+    if (HasFatalFailure()) return;
+    const fem::Model& m = run.model;
+    const auto& states = run.states.rows.back().states;
+    const auto g = read_vtu(run.out / SceneWriter::frame_file_name(run.states.rows.size() - 1));
+    ASSERT_NE(g, nullptr);
+    ASSERT_NE(g->GetPointData()->GetArray("section_force"), nullptr);
+    ASSERT_NE(g->GetPointData()->GetArray("deflection"), nullptr);
+    ASSERT_NE(g->GetPointData()->GetArray("deflection_local"), nullptr);
+    for (int k = 1; k <= 4; ++k) {
+      const std::size_t e = element_index(m, "arm_" + std::to_string(k));
+      const auto ids = cell_points(*g, cells_of(*g, part_beam, e).at(0));
+      ASSERT_EQ(ids.size(), 2U);
+      for (std::size_t end = 0; end < 2; ++end) {
+        const double s = L * (k - 1 + static_cast<double>(end)) / 4;  // the end's place along the beam
+        const Vec3 force = tuple3(*g, "section_force", ids[end]);
+        const Vec3 moment = tuple3(*g, "section_moment", ids[end]);
+        EXPECT_NEAR(force.y(), P, 1e-9 * P) << "element " << k << " end " << end;
+        EXPECT_NEAR(force.x(), 0.0, 1e-8 * P);  // P sin θ, θ ~ P L²/EI ~ 4e-9 rad at the tip
+        EXPECT_NEAR(moment.z(), P * (L - s), 1e-9 * P * L) << "element " << k << " end " << end;
+        EXPECT_NEAR(moment.x(), 0.0, 1e-9 * P * L);
+      }
+    }
+    const vtkIdType mass_point = cell_points(*g, cells_of(*g, part_point_mass, element_index(m, "tip_mass")).at(0))[0];
+    EXPECT_TRUE(std::isnan(tuple3(*g, "section_moment", mass_point).z()));
+    const Vec3 tip_motion = states[m.find_node("tip")->index].position - Vec3(L, 0, 0);
+    EXPECT_GT(tip_motion.y(), 1e-9);
+    for (vtkIdType p = 0; p < g->GetNumberOfPoints(); ++p) {
+      const Vec3 deflection = tuple3(*g, "deflection", p);
+      if (frame == "root") {
+        EXPECT_LT((deflection - tuple3(*g, "displacement", p)).norm(), 1e-15) << "point " << p;
+      } else if ((point(*g, p) - states[m.find_node("tip")->index].position).norm() < 1e-12) {
+        EXPECT_LT(deflection.norm(), 1e-15) << "point " << p;
+      }
+    }
+  }
+}
+
 // From a thousand points on the scene is compressed (LZ4): a chain of 100 bars made by `chains`
 // (12 points each: two links and a box, but the last, which has one link; a point per joint)
 // reads back with VTK's reader.
