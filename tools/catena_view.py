@@ -379,9 +379,9 @@ def set_camera(view, geometry, width, height, box=None):
     centre = [0.5 * (lo[c] + hi[c]) for c in range(3)]
     if len(flat) == 1:
         direction = [0.0, 0.0, 0.0]
-        # Along -x for the y-z plane (y then runs to the right with z up), along +y for x-z
-        # (x to the right), along +z for x-y (y up).
-        direction[flat[0]] = -1.0 if flat[0] == 0 else 1.0
+        # From +x for the y-z plane (y then runs to the right with z up), from -y for x-z
+        # (x to the right), from +z for x-y (x to the right, y up): right = up x toward.
+        direction[flat[0]] = -1.0 if flat[0] == 1 else 1.0
         up = [0.0, 1.0, 0.0] if flat[0] == 2 else [0.0, 0.0, 1.0]
     else:
         direction = [1.0, -1.0, 0.8]
