@@ -1,7 +1,9 @@
 """Catena's ParaView pipeline for one run directory: beams, trusses and rigid-body links as tubes,
 body shapes as surfaces, joints as spheres with an arrow along their axis 3 (a revolute joint's
-hinge), frame-node triads as red/green/blue arrows, a camera fixed over the whole run, the model's
-name and the frame's time as title, and a colour bar with the field's name and unit.
+hinge), frame-node triads as red/green/blue arrows (with the scene: only in models with beams, a
+body's shape shows how it turns), a camera fixed over the whole run (or fitted to one frame: a
+single picture), the model's name and the frame's time as title, and a colour bar with the
+field's name and unit.
 
 One file, used three ways (README, "Looking at results"):
   tools/view DIR                  ParaView's GUI: `paraview --script=tools/catena_view.py` with
@@ -26,9 +28,11 @@ results.vtu alone: its lines as tubes, rigid bodies as gold and joints as grey s
 
 The colour field (--field NAME or NAME:x|y|z|N; vectors by magnitude) is a point or cell array of
 either series; by default (default_field) the section moment of beams, else the axial force of
-trusses, else |velocity| (or |displacement| when nothing moves: a static run). Its colour range is
-fixed over the whole run, like the camera: both come from one pass over every frame's file, so
-every picture and every movie frame of a run is drawn to the same scale.
+trusses, each only where it has finite values (the scene's section arrays are NaN on every point
+of a model without them), else |velocity| (or |displacement| when nothing moves: a static run).
+Its colour range (NaN left out) is fixed over the whole run, like the movie's camera: both come
+from one pass over every frame's file, so every picture and every movie frame of a run is drawn
+to the same scale.
 """
 import json
 import math
