@@ -1,7 +1,9 @@
 """Catena's ParaView pipeline for one run directory: beams, trusses and rigid-body links as tubes,
 body shapes as surfaces, joints as spheres with an arrow along their axis 3 (a revolute joint's
-hinge), frame-node triads as red/green/blue arrows, a camera fixed over the whole run, the model's
-name and the frame's time as title, and a colour bar with the field's name and unit.
+hinge), frame-node triads as red/green/blue arrows (with the scene: only in models with beams, a
+body's shape shows how it turns), a camera fixed over the whole run (or fitted to one frame: a
+single picture), the model's name and the frame's time as title, and a colour bar with the
+field's name and unit.
 
 One file, used three ways (README, "Looking at results"):
   tools/view DIR                  ParaView's GUI: `paraview --script=tools/catena_view.py` with
@@ -26,9 +28,11 @@ results.vtu alone: its lines as tubes, rigid bodies as gold and joints as grey s
 
 The colour field (--field NAME or NAME:x|y|z|N; vectors by magnitude) is a point or cell array of
 either series; by default (default_field) the section moment of beams, else the axial force of
-trusses, else |velocity| (or |displacement| when nothing moves: a static run). Its colour range is
-fixed over the whole run, like the camera: both come from one pass over every frame's file, so
-every picture and every movie frame of a run is drawn to the same scale.
+trusses, each only where it has finite values (the scene's section arrays are NaN on every point
+of a model without them), else |velocity| (or |displacement| when nothing moves: a static run).
+Its colour range (NaN left out) is fixed over the whole run, like the movie's camera: both come
+from one pass over every frame's file, so every picture and every movie frame of a run is drawn
+to the same scale.
 """
 import json
 import math
@@ -46,6 +50,7 @@ import numpy
 # SI units of the arrays io/vtk_writer.hpp and the scene series write (the colour bar's title).
 UNITS = {
     "displacement": "m", "velocity": "m/s", "angular_velocity": "rad/s", "deflection": "m",
+    "deflection_local": "m",
     "section_radius": "m", "radius": "m", "axial_force": "N", "shear_force_y": "N",
     "shear_force_z": "N", "torque": "N m", "bending_moment_y": "N m", "bending_moment_z": "N m",
     "bending_moment": "N m", "section_force": "N", "section_moment": "N m",
@@ -56,6 +61,10 @@ UNITS = {
     "relative_x": "m", "relative_y": "m", "relative_z": "m",
     "relative_rx": "rad", "relative_ry": "rad", "relative_rz": "rad",
 }
+# Component names of the scene's section arrays (in the section axes: 1 the beam's axis) and of
+# deflection_local (along the deflection frame's axes); others are x, y, z.
+COMPONENTS = {"section_force": ("N", "Q2", "Q3"), "section_moment": ("T", "M2", "M3"),
+              "deflection_local": ("1", "2", "3")}
 # The derived field of results.vtu: the bending moment's magnitude from its two components.
 BENDING = "bending_moment"
 BENDING_FORMULA = "sqrt(bending_moment_y^2 + bending_moment_z^2)"
@@ -164,6 +173,8 @@ class Field:
         self.component = None  # None: the magnitude of a vector, the value of a scalar
         if component:
             index = {"x": 0, "y": 1, "z": 2}.get(component, None)
+            if index is None and component in COMPONENTS.get(name, ()):
+                index = COMPONENTS[name].index(component)
             if index is None:
                 try:
                     index = int(component)
@@ -171,7 +182,7 @@ class Field:
                     index = -1
             if not 0 <= index < self.components:
                 raise InputError(f"--field {spec}: '{name}' has {self.components} component(s); "
-                                 f"expected x, y, z or 0 to {self.components - 1} after ':'")
+                                 f"expected {', '.join(COMPONENTS.get(name, 'xyz'))} or 0 to {self.components - 1} after ':'")
             self.component = index
         unit = UNITS.get(name)
         if name == BENDING:
@@ -179,7 +190,8 @@ class Field:
         elif self.components > 1 and self.component is None:
             label = f"|{name.replace('_', ' ')}|"
         elif self.components > 1:
-            label = f"{name.replace('_', ' ')} {'xyz'[self.component] if self.component < 3 else self.component}"
+            names = COMPONENTS.get(name, "xyz")
+            label = f"{name.replace('_', ' ')} {names[self.component] if self.component < 3 else self.component}"
         else:
             label = name.replace("_", " ")
         self.label = f"{label} [{unit}]" if unit else label
@@ -235,16 +247,38 @@ def available_fields(grids):
     return names
 
 
+def finite_on(grid, name, part):
+    """Whether the scene's point array `name` has a finite value on a point of an item of `part`
+    (the section arrays are NaN everywhere but at beams' and trusses' ends, so a model without
+    them has the array and nothing in it)."""
+    values = array_of(grid.GetPointData(), name)
+    parts = array_of(grid.GetCellData(), "part")
+    if values is None or parts is None:
+        return False
+    finite = numpy.isfinite(values).all(axis=1)
+    for c in numpy.flatnonzero(parts[:, 0] == part):
+        ids = grid.GetCell(int(c)).GetPointIds()
+        if any(finite[ids.GetId(k)] for k in range(ids.GetNumberOfIds())):
+            return True
+    return False
+
+
 def default_field(grids):
     """Internal loads where there are flexible members: they do not change under a rigid motion,
     so they show what the geometry does not (a spinning beam's elastic lag, not its rotation).
     Beams: the section moment (the scene's, at each element's ends, else results.vtu's bending
-    moment at the element's middle); trusses only: the axial force; rigid mechanisms: |velocity|,
-    which shows the phases of the motion (default_field_for_rigid turns it into |displacement|
-    when the run does not move)."""
+    moment at the element's middle); trusses only: the axial force (the scene's N, else
+    results.vtu's); rigid mechanisms: |velocity|, which colours every link and shape and shows
+    the phases of the motion (the Pipeline turns it into |displacement| when the run does not
+    move). A scene array counts only where it has values: the section arrays are NaN on every
+    point of a model without beams and trusses."""
     scene, results = grids.get("scene"), grids["results"]
-    if scene is not None and scene.GetPointData().GetArray("section_moment") is not None:
-        return "section_moment"
+    if scene is not None:
+        if finite_on(scene, "section_moment", BEAM):
+            return "section_moment"
+        if finite_on(scene, "section_force", TRUSS):
+            return "section_force:0"
+        return "velocity"
     if results.GetCellData().GetArray("bending_moment_y") is not None:
         return BENDING
     if results.GetCellData().GetArray("axial_force") is not None:
@@ -271,6 +305,14 @@ def time_format(times):
     return f".{min(6, max(0, -math.floor(math.log10(min(steps)) + 1e-9)))}f"
 
 
+def grown(lo, hi, grid):
+    """The box (lo, hi) grown to hold the grid's points."""
+    if not grid.GetNumberOfPoints():
+        return lo, hi
+    b = grid.GetBounds()
+    return [min(lo[c], b[2 * c]) for c in range(3)], [max(hi[c], b[2 * c + 1]) for c in range(3)]
+
+
 class Geometry:
     """Bounds over the run (union of every frame) and the sizes of the drawn things."""
 
@@ -284,14 +326,16 @@ class Geometry:
             arrays = field.arrays() if field.source == source else []
             for path in files:
                 grid = read_grid(path, arrays)
-                if grid.GetNumberOfPoints():
-                    b = grid.GetBounds()
-                    self.lo = [min(self.lo[c], b[2 * c]) for c in range(3)]
-                    self.hi = [max(self.hi[c], b[2 * c + 1]) for c in range(3)]
+                self.lo, self.hi = grown(self.lo, self.hi, grid)
                 if field.source == source:
                     field.include(grid)
+            if source == "results":
+                # The nodes' extent: a planar model's nodes stay in its plane, the scene's body
+                # shapes (boxes of the inertia) stand out of it.
+                self.node_extent = [self.hi[c] - self.lo[c] for c in range(3)]
         if self.lo[0] > self.hi[0]:
             raise InputError(f"{run.results_pvd}: no points in any frame")
+        self.run = run
         self.extent = [self.hi[c] - self.lo[c] for c in range(3)]
         self.diagonal = math.sqrt(sum(e * e for e in self.extent)) or 1.0
         self.centre = [0.5 * (self.lo[c] + self.hi[c]) for c in range(3)]
@@ -315,20 +359,33 @@ class Geometry:
         frame_node = array_of(results.GetPointData(), "frame_node")
         self.n_frame_nodes = int((frame_node > 0.5).sum()) if frame_node is not None else 0
 
+    def frame_box(self, index):
+        """The bounds (lo, hi) of frame `index` alone, both series: what a single picture's camera
+        fits (--camera frame)."""
+        lo, hi = [math.inf] * 3, [-math.inf] * 3
+        for frames in (self.run.results, self.run.scene or []):
+            if not -len(frames) <= index < len(frames):  # a run still writing: not in scene.pvd yet
+                continue
+            lo, hi = grown(lo, hi, read_grid(frames[index][1], []))
+        return (lo, hi) if lo[0] <= hi[0] else None  # None: no points, the run's bounds
 
-def set_camera(view, geometry, width, height):
-    """Fixed over the run: looks along the normal of a planar model (parallel projection, the
-    axis with no extent over all frames), from the front right above otherwise (z up,
-    perspective), and fits the union of every frame's bounds (plus the glyphs' size) in the view,
-    with room for the title above."""
+
+def set_camera(view, geometry, width, height, box=None):
+    """Looks along the normal of a planar model (parallel projection, the axis along which no
+    node moves in any frame), from the front right above otherwise (z up, perspective), and fits `box`
+    (lo, hi), by default the union of every frame's bounds, plus the glyphs' size, in the view,
+    with room for the title above. The direction is the run's in any case: a picture fitted to
+    one frame (box: that frame's bounds) looks from where the movie does."""
     g = geometry
     pad = 0.5 * g.sphere_size + g.largest_radius  # spheres on the outermost points; arrows may reach into the margin
-    flat = [c for c in range(3) if g.extent[c] <= 1e-6 * g.diagonal]
+    flat = [c for c in range(3) if g.node_extent[c] <= 1e-6 * g.diagonal]
+    lo, hi = box or (g.lo, g.hi)
+    centre = [0.5 * (lo[c] + hi[c]) for c in range(3)]
     if len(flat) == 1:
         direction = [0.0, 0.0, 0.0]
-        # Along -x for the y-z plane (y then runs to the right with z up), along +y for x-z
-        # (x to the right), along +z for x-y (y up).
-        direction[flat[0]] = -1.0 if flat[0] == 0 else 1.0
+        # From +x for the y-z plane (y then runs to the right with z up), from -y for x-z
+        # (x to the right), from +z for x-y (x to the right, y up): right = up x toward.
+        direction[flat[0]] = -1.0 if flat[0] == 1 else 1.0
         up = [0.0, 1.0, 0.0] if flat[0] == 2 else [0.0, 0.0, 1.0]
     else:
         direction = [1.0, -1.0, 0.8]
@@ -342,7 +399,7 @@ def set_camera(view, geometry, width, height):
     right = [r / norm for r in right]
     upward = [toward[1] * right[2] - toward[2] * right[1], toward[2] * right[0] - toward[0] * right[2],
               toward[0] * right[1] - toward[1] * right[0]]
-    corners = [[(g.lo[c] - pad if (k >> c) & 1 else g.hi[c] + pad) - g.centre[c] for c in range(3)] for k in range(8)]
+    corners = [[(lo[c] - pad if (k >> c) & 1 else hi[c] + pad) - centre[c] for c in range(3)] for k in range(8)]
     dot = lambda a, b: sum(x * y for x, y in zip(a, b))  # noqa: E731
     half_w = max(abs(dot(p, right)) for p in corners)
     half_h = max(abs(dot(p, upward)) for p in corners)
@@ -363,7 +420,7 @@ def set_camera(view, geometry, width, height):
                        for p in corners)
     # Shift the focal point down a little: the free band at the top takes the title.
     shift = (1.0 - fill) * (view.CameraParallelScale if len(flat) == 1 else distance * math.tan(math.radians(15.0)))
-    focal = [g.centre[c] + 0.5 * shift * upward[c] for c in range(3)]
+    focal = [centre[c] + 0.5 * shift * upward[c] for c in range(3)]
     view.CameraFocalPoint = focal
     view.CameraPosition = [focal[c] + distance * toward[c] for c in range(3)]
     view.CameraViewUp = up
@@ -397,7 +454,9 @@ def threshold(source, association, array, lower, upper, name=None):
 class Pipeline:
     """The ParaView pipeline of one run in one render view."""
 
-    def __init__(self, run, view, field_spec=None, size=(1280, 800)):
+    def __init__(self, run, view, field_spec=None, size=(1280, 800), fit_frame=None):
+        """fit_frame: None, the camera fits every frame of the run (a movie, the GUI); a frame's
+        index in run.results, it fits that frame alone (a single picture, --camera frame)."""
         self.run, self.view = run, view
         first = {"results": read_grid(run.results[0][1])}
         first["scene"] = read_grid(run.scene[0][1]) if run.scene is not None else None
@@ -420,12 +479,16 @@ class Pipeline:
             self._scene_items()
         else:
             self._results_items(first["results"])
-        self._triads()
+        parts = array_of(first["scene"].GetCellData(), "part") if self.scene is not None else None
+        if parts is None or (parts == BEAM).any():
+            # The scene's body shapes show how the bodies turn: triads there would only hide them.
+            self._triads()
         self._colour_bar()
         self._title()
         # paraview.simple's first Render would reset the camera to fit that frame.
         simple._DisableFirstRenderCameraReset()
-        set_camera(view, self.geometry, self.width, self.height)
+        box = self.geometry.frame_box(fit_frame) if fit_frame is not None else None
+        set_camera(view, self.geometry, self.width, self.height, box)
 
     # -- drawing ---------------------------------------------------------------------------
     def _style_view(self):

@@ -4,7 +4,8 @@ for. One pvbatch start serves every frame of a movie: starting ParaView and its 
 several seconds, a frame a fraction of one.
 
 Input by environment: CATENA_RENDER_JOB, JSON {"run": DIR, "field": NAME or null, "size": [W, H],
-"verbose": bool, "movie": bool, "frames": [[t, PNG], ...]}. Output: with "verbose", one line per frame
+"verbose": bool, "movie": bool, "frames": [[t, PNG], ...], "fit_frame": index in results.pvd or null}
+(fit_frame: the camera fits that frame alone, --camera frame; null: every frame of the run). Output: with "verbose", one line per frame
 `frame K t=T camera ...` (the camera used, which tools/render's tests compare between frames) and
 the time it took. Exit code 2 with `catena-render: input error: ...` for a field or run the
 pipeline cannot use.
@@ -26,15 +27,16 @@ def main():
     try:
         run = catena_view.Run(job["run"])
         view = simple.CreateView("RenderView")
-        pipeline = catena_view.Pipeline(run, view, job.get("field"), (width, height))
+        pipeline = catena_view.Pipeline(run, view, job.get("field"), (width, height), job.get("fit_frame"))
     except catena_view.InputError as e:
         print(f"catena-render: input error: {e}", flush=True)
         sys.exit(2)
     if job.get("verbose"):
+        camera = "run" if job.get("fit_frame") is None else f"frame {job['fit_frame']}"
         print(f"pipeline: {'scene.pvd' if run.scene else 'results.pvd only'}; colour {pipeline.field.label} "
               f"range {pipeline.range[0]:.6g} .. {pipeline.range[1]:.6g}"
               + (f" ({pipeline.note})" if pipeline.note else "")
-              + f"; built in {time.monotonic() - start:.2f} s", flush=True)
+              + f"; camera fits {camera}; built in {time.monotonic() - start:.2f} s", flush=True)
     for k, (t, png) in enumerate(job["frames"]):
         frame_start = time.monotonic()
         pipeline.show_time(t)

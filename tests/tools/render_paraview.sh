@@ -4,7 +4,9 @@
 # (ffprobe) and one camera for every frame (--verbose prints it per frame); the same with a scene
 # series (the run's own scene.pvd, or a generated one after the contract in tools/catena_view.py)
 # and without one (results.vtu only); tools/view --check builds the GUI's pipeline headless and
-# saves a picture; an unknown field is refused with exit code 2 before anything is written.
+# saves a picture; an unknown field is refused with exit code 2 before anything is written; a
+# picture's camera fits its frame unless --camera run; the default field is one with values (the
+# section moment of beams; |velocity| for a chain of rigid bars, whose section arrays are NaN).
 # Exit code 77 (ctest SKIP_RETURN_CODE) without pvbatch, Xvfb, ParaView's Python modules or ffmpeg.
 # usage: render_paraview.sh SOURCE_DIR CATENA WORK_DIR
 set -euo pipefail
@@ -59,10 +61,32 @@ done
 "$src/tools/render" "$work/run" --movie "$work/run.gif" --every 2 --size 200x120 --verbose > "$work/run-gif.txt"
 check_cameras "$work/run-gif.txt" 4
 [[ $(count_frames "$work/run.gif") -eq 4 ]] || { echo "run.gif: $(count_frames "$work/run.gif") frames, expected 4"; exit 1; }
-# The camera does not depend on the frames asked for: a picture of frame 0 uses the movie's.
-"$src/tools/render" "$work/run" --step 0 --size 200x120 --out "$work/first.png" --verbose > "$work/first.txt"
+# --camera run: the camera does not depend on the frames asked for, a picture of frame 0 uses the
+# movie's; by default a single picture's camera fits its own frame (the crank has turned since
+# t = 0, so the run's bounds are larger), and a movie refuses --camera frame.
+"$src/tools/render" "$work/run" --step 0 --size 200x120 --camera run --out "$work/first.png" --verbose > "$work/first.txt"
 [[ "$(grep -o 'camera .*(' "$work/first.txt")" == "$(grep -m1 -o 'camera .*(' "$work/run-gif.txt")" ]] ||
-  { echo "the camera of one picture differs from the movie's"; exit 1; }
+  { echo "the camera of one picture (--camera run) differs from the movie's"; exit 1; }
+grep -q "camera fits run;" "$work/first.txt" || { echo "--camera run: $(cat "$work/first.txt")"; exit 1; }
+"$src/tools/render" "$work/run" --step 0 --size 200x120 --out "$work/first-fit.png" --verbose > "$work/first-fit.txt"
+grep -q "camera fits frame 0;" "$work/first-fit.txt" || { echo "default camera of a picture: $(cat "$work/first-fit.txt")"; exit 1; }
+[[ "$(grep -o 'camera .*(' "$work/first-fit.txt")" != "$(grep -o 'camera .*(' "$work/first.txt")" ]] ||
+  { echo "the camera fitted to frame 0 is the run's"; exit 1; }
+set +e
+"$src/tools/render" "$work/run" --movie "$work/bad.mp4" --camera frame 2> "$work/bad-camera.txt"
+code=$?
+set -e
+[[ $code -eq 2 && ! -e "$work/bad.mp4" ]] || { echo "--movie --camera frame: exit code $code, expected 2"; exit 1; }
+# The default field has values: the four-bar's beams their section moment over a range (no
+# "... throughout" note), a chain of rigid bars without beams (its section arrays NaN on every
+# point) |velocity|, which colours its links, not the NaN-only section moment.
+grep -q "colour |section moment| \[N m\] range [-0-9.e+]* \.\. [-0-9.e+]*; camera" "$work/run-png.txt" ||
+  { echo "four-bar's default field: $(cat "$work/run-png.txt")"; exit 1; }
+OMP_NUM_THREADS=1 "$catena" run "$src/cases/chain15-falling/model.yaml" --out "$work/chain" --set analysis.t_end=0.1 -q
+"$src/tools/render" "$work/chain" --size 200x120 --out "$work/chain.png" --verbose > "$work/chain.txt"
+grep -q "^pipeline: scene.pvd; colour |velocity| \[m/s\] range [-0-9.e+]* \.\. [0-9.e+]*; camera" "$work/chain.txt" ||
+  { echo "chain without beams, default field: $(cat "$work/chain.txt")"; exit 1; }
+check_png "$work/chain.png" 200 120
 # A field by name and component, and an unknown one (exit code 2, nothing written).
 "$src/tools/render" "$work/run" --field velocity:z --size 200x120 --out "$work/vz.png" --verbose > "$work/vz.txt"
 grep -q "colour velocity z \[m/s\]" "$work/vz.txt" || { echo "--field velocity:z: $(cat "$work/vz.txt")"; exit 1; }
@@ -77,4 +101,4 @@ grep -q "no such array" "$work/bad.txt" || { echo "unknown field: message was $(
 "$src/tools/view" "$work/run" --check --out "$work/view.png" > "$work/view.txt"
 grep -q "pipeline of .* (scene)" "$work/view.txt" || { echo "tools/view --check: $(cat "$work/view.txt")"; exit 1; }
 check_png "$work/view.png" 1280 800
-echo "tools/render and tools/view: pictures, movies (6 and 4 frames, one camera), scene and results-only pipelines, bad field refused"
+echo "tools/render and tools/view: pictures, movies (6 and 4 frames, one camera), scene and results-only pipelines, camera per picture, default fields with values, bad field refused"
