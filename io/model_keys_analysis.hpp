@@ -16,7 +16,7 @@ inline constexpr std::array analysis_keys{
              "see fem/time_scheme.hpp; validated but ignored by static analyses"},
     ModelKey{"analysis", "dt", "yes (not in eigen, buckling)", "s", "", "> 0",
              "nominal time step; static: the first load increment"},
-    ModelKey{"analysis", "t_end", "yes (not in eigen, buckling)", "s", "", "> 0",
+    ModelKey{"analysis", "t_end", "yes (not in eigen, buckling)", "s", "", "> 0, at most 2^53 steps of dt",
              "end time; static: the final load level"},
     ModelKey{"analysis", "output_every", "no", "steps", "1", ">= 1, integer",
              "write a row of `energy.csv` and `sensors.csv` every n nominal steps; also a VTK frame, unless "

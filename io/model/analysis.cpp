@@ -74,8 +74,17 @@ void read_analysis(ModelContext& context) {
   // Eigen and buckling analyses have no time steps (dt and t_end are optional there).
   if (const auto dt = linearized ? c.find("dt") : std::optional<Cursor>(c.get("dt", "the time step [s]")))
     a.dt = read_number(*dt, parameters, key_quantity<"analysis", "dt">("time step", Bound::Positive));
-  if (const auto t_end = linearized ? c.find("t_end") : std::optional<Cursor>(c.get("t_end", "the end time [s]")))
+  if (const auto t_end = linearized ? c.find("t_end") : std::optional<Cursor>(c.get("t_end", "the end time [s]"))) {
     a.t_end = read_number(*t_end, parameters, key_quantity<"analysis", "t_end">("end time", Bound::Positive));
+    // Steps are counted in whole numbers and their times are k dt: past 2^53 steps a double no
+    // longer tells step k from k + 1 (and past 2^63 the count wrapped: t_end 9.3e17 with dt 0.1
+    // "completed" after one step).
+    constexpr double max_steps = 9007199254740992.0;  // 2^53
+    if (!linearized && !(std::ceil(a.t_end / a.dt - 1e-9) <= max_steps))
+      t_end->fail("expected an end time of at most 2^53 = 9.0e15 steps of dt = " + format_number(a.dt) +
+                  " s (steps and their times must be exact); found " + t_end->found() + ", " +
+                  format_number(a.t_end / a.dt) + " steps");
+  }
   if (const auto n = c.find("output_every")) a.output_every = read_integer(*n, parameters, "steps between outputs", 1);
   if (const auto dt_min = c.find("dt_min")) {
     a.dt_min = read_number(*dt_min, parameters,
