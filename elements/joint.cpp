@@ -1,8 +1,11 @@
 #include "elements/joint.hpp"
 
+#include "elements/joint_kinds.hpp"
+
 #include "elements/joint_kinematics.hpp"
 #include "elements/two_frame_step.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace catena::elements {
@@ -574,6 +577,13 @@ std::optional<Vec3> Joint::output_point(std::span<const fem::NodeState> states) 
 std::optional<Mat3> Joint::output_axes(std::span<const fem::NodeState> states) const {
   const JointFrame& a = frames_[0];
   return a.node ? Mat3(states[static_cast<std::size_t>(a.node->index)].orientation.toRotationMatrix() * a.axes) : a.axes;
+}
+
+fem::Drawing Joint::drawing() const {
+  fem::Drawing d = fem::drawn_as(fem::DrawnAs::Joint);
+  const auto kind = std::find(joint_kinds.begin(), joint_kinds.end(), def_.kind);
+  d.joint_kind = kind == joint_kinds.end() ? 0 : static_cast<int>(kind - joint_kinds.begin()) + 1;
+  return d;
 }
 
 void Joint::attachment_points(std::vector<fem::AttachmentPoint>& out) const {

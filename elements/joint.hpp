@@ -135,7 +135,7 @@ class Joint final : public fem::Element {
   /// axis 3 (z), a planar joint keeps the plane of axes 1 and 2, a universal joint turns about
   /// axis 1 (and B's axis 2); elements/joint_kinds.hpp.
   std::optional<Mat3> output_axes(std::span<const fem::NodeState> states) const override;
-  fem::Drawing drawing() const override { return fem::drawn_as(fem::DrawnAs::Joint); }
+  fem::Drawing drawing() const override;
   /// Frame A's point when it is on a node, then frame B's (the output point).
   void attachment_points(std::vector<fem::AttachmentPoint>& out) const override;
 

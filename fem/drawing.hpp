@@ -44,6 +44,10 @@ struct Drawing {
   Vec3 offset = Vec3::Zero();   ///< RigidBody: centre of mass from the node, node axes
   Mat3 inertia = Mat3::Zero();  ///< RigidBody: about the centre of mass, node axes
   BodyShape shape;              ///< RigidBody
+  /// Joint: 1 + its kind's index in the joint library (elements/joint_kinds.hpp: 1 clamp,
+  /// 2 spherical, 3 revolute, 4 prismatic, 5 cylindrical, 6 universal, 7 planar, 8 free), 0 for a
+  /// joint of its own laws: says which of its axes mean something (a hinge's axis 3).
+  int joint_kind = 0;
 };
 
 /// The drawing of a part (on `node`, for a rigid body or a point mass).

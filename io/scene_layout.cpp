@@ -50,7 +50,7 @@ class Builder {
         case fem::DrawnAs::Beam: add_line(e, ScenePart::Beam); break;
         case fem::DrawnAs::Truss: add_line(e, ScenePart::Truss); break;
         case fem::DrawnAs::RigidBody: add_body(e, drawing); break;
-        case fem::DrawnAs::Joint: add_joint(e); break;
+        case fem::DrawnAs::Joint: add_joint(e, drawing.joint_kind); break;
         case fem::DrawnAs::PointMass: {
           const std::size_t point = add_point({node_index(e, drawing.node), Vec3::Zero()}, 0.0);
           add_cell(e, ScenePart::PointMass, vtk::CellShape::Vertex, {point});
@@ -58,7 +58,8 @@ class Builder {
         }
       }
     }
-    layout_.grid.cell_labels = {{"part", std::move(part_)}, {"element", std::move(element_)}};
+    layout_.grid.cell_labels = {
+        {"part", std::move(part_)}, {"element", std::move(element_)}, {"joint_kind", std::move(joint_kind_)}};
     layout_.grid.compressed = layout_.anchors.size() >= vtk::compressed_from_points;
     layout_.grid.fast_compression = true;  // LZ4 (io/scene_writer.hpp says why)
     return std::move(layout_);
@@ -106,6 +107,7 @@ class Builder {
     for (const std::size_t p : points) g.cell_points.push_back(static_cast<std::int64_t>(p));
     g.cell_offsets.push_back(static_cast<std::int64_t>(g.cell_points.size()));
     part_.push_back(static_cast<int>(part));
+    joint_kind_.push_back(0);
     element_.push_back(static_cast<int>(e));
   }
   void add_cell(std::size_t e, ScenePart part, vtk::CellShape shape, std::initializer_list<std::size_t> points) {
@@ -160,7 +162,7 @@ class Builder {
     }
   }
 
-  void add_joint(std::size_t e) {
+  void add_joint(std::size_t e, int kind) {
     std::vector<fem::AttachmentPoint> points;
     model_.elements[e]->attachment_points(points);
     const auto output = std::find_if(points.begin(), points.end(), [](const auto& p) { return p.output_point; });
@@ -168,12 +170,13 @@ class Builder {
     const std::size_t point = add_point({node_index(e, output->node), output->offset}, 0.0);
     layout_.joints.push_back({e, point, 1});
     add_cell(e, ScenePart::Joint, vtk::CellShape::Vertex, {point});
+    joint_kind_.back() = kind;
   }
 
   const fem::Model& model_;
   SceneLayout layout_;
   std::vector<std::vector<Vec3>> attachments_;  ///< per node: the offsets of its attachment points
-  std::vector<int> part_, element_;             ///< per cell
+  std::vector<int> part_, element_, joint_kind_;  ///< per cell
 };
 
 }  // namespace

@@ -4,9 +4,9 @@
 /// axes (an anchor: the node and an offset in its axes), so a frame moves each point rigidly with
 /// its node: x + R c, velocity v + ω × R c.
 ///
-/// Cells, in element order (model.elements), each with the cell data `part` (ScenePart's code)
-/// and `element` (the element's index in model.elements, the order results.vtu's element cells
-/// follow):
+/// Cells, in element order (model.elements), each with the cell data `part` (ScenePart's code),
+/// `element` (the element's index in model.elements, the order results.vtu's element cells
+/// follow) and `joint_kind` (a joint's fem::Drawing::joint_kind, 0 on other cells):
 ///   beam, truss   one VTK_LINE (VTK_POLY_LINE through 3 nodes or more) through copies of its
 ///                 cell nodes of its own
 ///   rigid body    its links: one VTK_LINE from the centre of mass to each attachment point on

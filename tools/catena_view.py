@@ -460,6 +460,8 @@ class Pipeline:
         self.run, self.view = run, view
         first = {"results": read_grid(run.results[0][1])}
         first["scene"] = read_grid(run.scene[0][1]) if run.scene is not None else None
+        # Scenes written before joint_kind: every joint gets its axis-3 arrow.
+        self.joint_kinds = first["scene"] is not None and first["scene"].GetCellData().GetArray("joint_kind") is not None
         self.field = Field(field_spec or default_field(first), first)
         self.geometry = Geometry(run, first, self.field)
         if field_spec is None and self.field.name == "velocity" and self.field.constant(0.0) == 0.0:
@@ -583,7 +585,10 @@ class Pipeline:
         joints = threshold(self.scene, "CELLS", "part", JOINT, JOINT, "joints")
         self._show(self._spheres(joints, g.sphere_size, "joints (spheres)"), coloured=False,
                    colour=(0.35, 0.35, 0.4))
-        self._show(self._arrows(joints, "joint_axis_3", 2.5 * g.sphere_size, "joint axes 3 (arrows)"),
+        # Axis 3 means something for hinges and slides only (joint_kind 3 revolute, 4 prismatic,
+        # 5 cylindrical: docs/model-format.md, "The scene"), not for a spherical joint's frame.
+        axial = threshold(joints, "CELLS", "joint_kind", 3, 5, "hinges and slides") if self.joint_kinds else joints
+        self._show(self._arrows(axial, "joint_axis_3", 2.5 * g.sphere_size, "joint axes 3 (arrows)"),
                    coloured=False, colour=(0.95, 0.55, 0.05))
         masses = threshold(scene, "CELLS", "part", POINT_MASS, POINT_MASS, "point masses")
         self._show(self._spheres(masses, 1.8 * g.sphere_size, "point masses (spheres)"),

@@ -186,6 +186,8 @@ TEST(SceneReadBack, ChainOfBarsLinksJoinCentresToJointPointsAndJointAxesAreTheHi
     EXPECT_EQ(per_part[part_shape], 3 * 6);  // a default box each
     EXPECT_EQ(per_part[part_joint], 3);
     EXPECT_EQ(per_part.size(), 3U);
+    for (vtkIdType c = 0; c < g->GetNumberOfCells(); ++c)  // revolute: 3; other cells 0 (docs/model-format.md)
+      EXPECT_EQ(cell_int(*g, "joint_kind", c), cell_int(*g, "part", c) == part_joint ? 3 : 0);
     expect_own_points(*g);
     for (const Bar& bar : bars) {
       SCOPED_TRACE(bar.name);
