@@ -4,6 +4,7 @@
 // one; a checkpoint of another model is refused; SIGTERM leaves readable files, exit 143 and a
 // checkpoint to continue from.
 #include "support/test_files.hpp"
+#include "support/vtu_reader.hpp"
 
 #include "io/checkpoint.hpp"
 
@@ -48,6 +49,7 @@ using Result = testing::CliResult;
 Result run(const std::vector<std::string>& args) { return testing::run_cli(args); }
 
 using testing::read_text;
+using testing::read_vtu;
 
 /// A CSV file as numbers: every row after the header, each field parsed in full (a field that is
 /// not a number fails the test).
@@ -107,15 +109,6 @@ std::vector<std::pair<double, std::string>> read_pvd(const fs::path& file) {
   return entries;
 }
 
-/// A .vtu read back with VTK's XML reader.
-vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& file) {
-  vtkNew<vtkXMLUnstructuredGridReader> reader;
-  reader->SetFileName(file.c_str());
-  reader->Update();
-  vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
-  EXPECT_GT(grid->GetNumberOfPoints(), 0) << file;
-  return grid;
-}
 
 /// Largest absolute difference of the points and of every point array of two frames.
 double max_frame_difference(const fs::path& a_file, const fs::path& b_file) {

@@ -12,6 +12,7 @@
 #include "solvers/time_integrator.hpp"
 #include "support/recording_observer.hpp"
 #include "support/test_files.hpp"
+#include "support/vtu_reader.hpp"
 
 #include <gtest/gtest.h>
 #include <vtkCellData.h>
@@ -42,6 +43,7 @@ using fem::Mat3;
 using fem::NodeState;
 using fem::Vec3;
 using testing::ScratchDirectory;
+using testing::read_vtu;
 
 constexpr int part_beam = 1, part_truss = 2, part_link = 3, part_shape = 4, part_joint = 5, part_point_mass = 6;
 
@@ -67,13 +69,6 @@ void run_scene(SceneRun& run, const fs::path& dir, const std::string& text, cons
   ASSERT_EQ(scene.n_frames(), static_cast<long>(run.states.rows.size()));
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& file) {
-  vtkNew<vtkXMLUnstructuredGridReader> reader;
-  reader->SetFileName(file.c_str());
-  reader->Update();
-  EXPECT_EQ(reader->GetErrorCode(), 0) << file;
-  return reader->GetOutput();
-}
 
 Vec3 point(vtkUnstructuredGrid& g, vtkIdType id) {
   double x[3];

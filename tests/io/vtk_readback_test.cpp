@@ -14,6 +14,7 @@
 #include "io/vtk_writer.hpp"
 #include "solvers/time_integrator.hpp"
 #include "support/recording_observer.hpp"
+#include "support/vtu_reader.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -90,6 +91,7 @@ analysis: {type: static, dt: 0.5, t_end: 1, newton_tolerance: 1e-12}
 )";
 
 using testing::ScratchDirectory;
+using testing::read_vtu;
 
 /// Every cell value of every element at every frame, as the writer's sink receives them (vectors
 /// as name_x, name_y, name_z, which is how they are compared with the 3-component arrays).
@@ -160,14 +162,6 @@ std::vector<std::pair<double, std::string>> read_pvd(const fs::path& file) {
   return entries;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& file) {
-  vtkNew<vtkXMLUnstructuredGridReader> reader;
-  reader->SetFileName(file.c_str());
-  reader->Update();
-  EXPECT_EQ(reader->GetErrorCode(), 0) << file;
-  vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
-  return grid;
-}
 
 vtkDataArray* point_array(vtkUnstructuredGrid& grid, const char* name, int components) {
   vtkDataArray* a = grid.GetPointData()->GetArray(name);
