@@ -218,8 +218,9 @@ def scene(one, two):
                     p2.GetId(k) for k in range(p2.GetNumberOfIds())]:
                 fail(f"{n}: cell {c} differs with two ranks")
         c1, c2 = arrays(g1.GetCellData()), arrays(g2.GetCellData())
-        if c1 != c2 or sorted(c1) != ["element", "part"]:
-            fail(f"{n}: cell data differ with two ranks or are not part and element: {sorted(c1)}, {sorted(c2)}")
+        if c1 != c2 or sorted(c1) != ["element", "joint_kind", "part"]:
+            fail(f"{n}: cell data differ with two ranks or are not part, element and joint_kind: "
+                 f"{sorted(c1)}, {sorted(c2)}")
         x1 = [list(g1.GetPoint(i)) for i in range(g1.GetNumberOfPoints())]
         x2 = [list(g2.GetPoint(i)) for i in range(g2.GetNumberOfPoints())]
         scale = scale_of(x1)
