@@ -2,7 +2,9 @@
 
 #include <array>
 #include <charconv>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
@@ -26,18 +28,22 @@ void replace_file_atomically(const fs::path& file, std::string_view content) {
   fs::path tmp = file;
   tmp += ".tmp";
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(tmp.string() + ": cannot open for writing");
+    if (!out)
+      throw std::runtime_error(tmp.string() + ": cannot open for writing" +
+                               (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : std::string()));
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.flush();
     if (!out) throw std::runtime_error(tmp.string() + ": write failed (disk full?)");
   }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
+  std::error_code renamed;
+  fs::rename(tmp, file, renamed);
+  if (renamed) {
+    std::error_code ignored;  // the rename's error is the one to report (it said "Success" once)
+    fs::remove(tmp, ignored);
     throw std::runtime_error(file.string() + ": cannot replace it by " + tmp.filename().string() + " (" +
-                             ec.message() + ")");
+                             renamed.message() + ")");
   }
 }
 

@@ -189,6 +189,34 @@ TEST(OutputDirectory, FormatDoubleRoundTripsEveryDigit) {
   EXPECT_EQ(format_double(-std::numeric_limits<double>::infinity()), "-inf");
 }
 
+TEST(OutputDirectory, AFileThatCannotBeReplacedIsReportedWithTheReasonAndLeavesNoTemporary) {
+  // A directory (not empty) where the file should go: the rename fails with EISDIR or ENOTEMPTY,
+  // and the message says so (it once said "Success": the clean-up's status replaced the rename's).
+  const ScratchDirectory dir;
+  const fs::path file = dir.path() / "summary.json";
+  fs::create_directories(file / "inside");
+  try {
+    replace_file_atomically(file, "{}\n");
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("cannot replace it by summary.json.tmp"), std::string::npos) << message;
+    EXPECT_EQ(message.find("Success"), std::string::npos) << message;
+    EXPECT_TRUE(message.find("Is a directory") != std::string::npos ||
+                message.find("Directory not empty") != std::string::npos)
+        << message;
+  }
+  EXPECT_FALSE(fs::exists(dir.path() / "summary.json.tmp"));
+  // A directory that does not exist: the reason is named.
+  try {
+    replace_file_atomically(dir.path() / "missing" / "energy.csv", "t\n");
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open for writing (No such file or directory)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(VtkWriter, GridsOfAThousandPointsAreCompressed) {
   const ScratchDirectory dir;
   fem::Model model;
