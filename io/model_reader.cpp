@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <vector>
 
 namespace catena::io {
 
@@ -53,7 +54,15 @@ YAML::Node load_document(const std::filesystem::path& file, const std::string& d
   std::ifstream in(file);
   if (!in) throw InputError(display, 0, 0, "", std::string("cannot open the model file: ") + std::strerror(errno));
   try {
-    return YAML::Load(in);
+    // One document: a second one (after `---`, or text after the end marker `...`) was ignored
+    // silently, and a user editing it would see nothing change.
+    std::vector<YAML::Node> documents = YAML::LoadAll(in);
+    if (documents.size() > 1) {
+      const YAML::Mark mark = documents[1].Mark();
+      throw InputError(display, mark.is_null() ? 0 : mark.line + 1, mark.is_null() ? 0 : mark.column + 1, "",
+                       "expected one YAML document (the model); found a second one here (after '---' or '...')");
+    }
+    return documents.empty() ? YAML::Node() : documents.front();
   } catch (const YAML::Exception& e) {
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
     const int column = e.mark.is_null() ? 0 : e.mark.column + 1;
