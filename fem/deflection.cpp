@@ -17,14 +17,4 @@ Deflection DeflectionFrame::of(const Vec3& reference_position, const Vec3& posit
   return {axes_ * local, local};
 }
 
-std::vector<Deflection> deflections(std::span<const Node> nodes, std::span<const NodeState> initial,
-                                    std::span<const NodeState> states, NodeId frame) {
-  const auto f = static_cast<std::size_t>(frame.index);
-  const DeflectionFrame rigid(nodes[f].reference_position, initial[f].orientation, states[f]);
-  std::vector<Deflection> out;
-  out.reserve(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) out.push_back(rigid.of(nodes[i].reference_position, states[i].position));
-  return out;
-}
-
 }  // namespace catena::fem

@@ -12,9 +12,6 @@
 /// node here has R = I, and its translation alone is removed.)
 #include "fem/node.hpp"
 
-#include <span>
-#include <vector>
-
 namespace catena::fem {
 
 /// One node's deflection in both forms [m].
@@ -36,11 +33,5 @@ class DeflectionFrame {
   Vec3 reference_origin_, origin_;
   Mat3 reference_axes_, axes_;  ///< R_f0 and R_f
 };
-
-/// Every node's deflection relative to node `frame`: `nodes` give the reference positions X, and
-/// `initial` the frame node's reference orientation (fem::Model's nodes and initial_state);
-/// `states` are the current ones, one per node.
-[[nodiscard]] std::vector<Deflection> deflections(std::span<const Node> nodes, std::span<const NodeState> initial,
-                                                  std::span<const NodeState> states, NodeId frame);
 
 }  // namespace catena::fem

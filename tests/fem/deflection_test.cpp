@@ -5,6 +5,7 @@
 // sensor in the frame node's frame reads.
 #include "fem/deflection.hpp"
 #include "fem/sensor.hpp"
+#include "support/node_deflections.hpp"
 
 #include <gtest/gtest.h>
 
@@ -47,7 +48,7 @@ TEST(Deflection, RigidMotionOfTheWholeModelLeavesNone) {
   const Vec3 pivot(7.0, -3.0, 11.0), t(40.0, 25.0, -60.0);
   const std::vector<NodeState> now = m.moved_rigidly(Q, pivot, t);
   for (std::int32_t f = 0; f < 7; ++f) {
-    const std::vector<Deflection> d = deflections(m.nodes, m.initial, now, NodeId{f});
+    const std::vector<Deflection> d = testing::node_deflections(m.nodes, m.initial, now, NodeId{f});
     ASSERT_EQ(d.size(), m.nodes.size());
     for (const Deflection& di : d) {
       // Round-off of positions of size 100 m: 1e-14 m.
@@ -69,7 +70,7 @@ TEST(Deflection, DeformationOnTopOfARigidMotionIsRecoveredInBothForms) {
     added.push_back(i == 2 ? Vec3::Zero() : Vec3(u(rng), u(rng), u(rng)));
     now[i].position += added.back();
   }
-  const std::vector<Deflection> d = deflections(m.nodes, m.initial, now, frame);
+  const std::vector<Deflection> d = testing::node_deflections(m.nodes, m.initial, now, frame);
   const Mat3 R_f = now[2].orientation.toRotationMatrix();
   for (std::size_t i = 0; i < now.size(); ++i) {
     EXPECT_LT((d[i].global - added[i]).norm(), 1e-14) << "node " << i;

@@ -4,6 +4,7 @@
 // cases/spin-up-simo the deflection from the hub is small where the displacement is not, and its
 // component along the hub's y axis is the case's own tip_deflection sensor.
 #include "support/case_runner.hpp"
+#include "support/node_deflections.hpp"
 #include "support/test_files.hpp"
 #include "fem/deflection.hpp"
 #include "io/input_error.hpp"
@@ -71,7 +72,7 @@ TEST(DeflectionFrame, FromTheClampedRootItIsTheDisplacement) {
   static_cast<void>(testing::run_model(model, rec));
   const std::vector<fem::NodeState>& now = rec.rows.back().states;
   const std::vector<fem::Deflection> d =
-      fem::deflections(model.nodes, model.initial_state, now, *model.analysis.deflection_frame);
+      testing::node_deflections(model.nodes, model.initial_state, now, *model.analysis.deflection_frame);
   const double tip = (now[testing::node_index(model, "tip")].position - fem::Vec3(2, 0, 0)).norm();
   ASSERT_GT(tip, 0.1);  // a large deflection (about 0.7 rad at the tip)
   for (std::size_t i = 0; i < model.nodes.size(); ++i) {
@@ -94,7 +95,7 @@ TEST(DeflectionFrame, FromTheHubOfTheSpinningBeamItIsTheLagTheCaseSensorReads) {
   double largest_lag = 0.0, miss = 0.0;
   for (const testing::RecordingObserver::Row& row : c.rec.rows) {
     const std::vector<fem::Deflection> d =
-        fem::deflections(c.model.nodes, c.model.initial_state, row.states, *c.model.analysis.deflection_frame);
+        testing::node_deflections(c.model.nodes, c.model.initial_state, row.states, *c.model.analysis.deflection_frame);
     const fem::Deflection& t = d[tip];
     miss = std::max(miss, std::abs(t.local.y() - row.sensors[sensor]));
     largest_lag = std::max(largest_lag, std::abs(t.local.y()));
@@ -104,7 +105,7 @@ TEST(DeflectionFrame, FromTheHubOfTheSpinningBeamItIsTheLagTheCaseSensorReads) {
   const testing::RecordingObserver::Row& last = c.rec.rows.back();
   const double displacement = (last.states[tip].position - c.model.nodes[tip].reference_position).norm();
   const double deflection =
-      fem::deflections(c.model.nodes, c.model.initial_state, last.states, *c.model.analysis.deflection_frame)[tip]
+      testing::node_deflections(c.model.nodes, c.model.initial_state, last.states, *c.model.analysis.deflection_frame)[tip]
           .global.norm();
   testing::record("tip_displacement_m", displacement);
   testing::record("tip_deflection_m", deflection);
