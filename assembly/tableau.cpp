@@ -10,6 +10,7 @@
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 namespace catena::assembly {
 
@@ -420,6 +421,18 @@ void Tableau::stamp_jacobian_scattered(const fem::StepState& context, Vec x, fem
 
 void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
   assemble_with(f, nullptr, [&] { stamp_into(context, x, f, nullptr); });
+}
+
+void Tableau::assemble_residual_of(const fem::Model& other, const fem::StepState& context, Vec x, Vec f) {
+  // The stamp plan and the element ranges are by index, the same for both models.
+  const fem::Model* const own = std::exchange(model_, &other);
+  try {
+    assemble_residual(context, x, f);
+  } catch (...) {
+    model_ = own;
+    throw;
+  }
+  model_ = own;
 }
 
 void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {

@@ -48,6 +48,10 @@ class Tableau {
 
   /// f(x) for the time element described by `context` (t_n, h, scheme, committed states).
   void assemble_residual(const fem::StepState& context, Vec x, Vec f);
+  /// f(x) of the elements of `other`, a model of this tableau's structure (the same elements
+  /// declaring the same blocks and couplings in the same order) whose values differ: the model
+  /// read again with a parameter changed (solvers/direct_sensitivity.hpp).
+  void assemble_residual_of(const fem::Model& other, const fem::StepState& context, Vec x, Vec f);
   /// ∂f/∂x into J (J has this tableau's pattern).
   void assemble_jacobian(const fem::StepState& context, Vec x, Mat J);
   /// f(x) and ∂f/∂x in one pass over the elements: each element is stamped once, its residual

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace catena::fem {
@@ -97,6 +98,9 @@ class Model {
   /// Characteristic length [m] (bounding-box diagonal of the nodes and the joints' points, at
   /// least 1e-3 m): scales the Newton test for displacement unknowns.
   double length_scale = 1.0;
+  /// The parameters the model file declares (`parameters`), in its order, with their values after
+  /// `--set`: what `catena run --sensitivity` differentiates by (solvers/direct_sensitivity.hpp).
+  std::vector<std::pair<std::string, double>> parameters;
   /// Where the model file writes an element, "model.yaml:12", by the owner name of its unknowns
   /// ("joint 'hinge'"): for messages about the element found after reading (a joint whose
   /// constraints are redundant). Joints only so far.

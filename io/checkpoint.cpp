@@ -21,7 +21,7 @@ constexpr std::string_view magic = "catena-checkpoint";
 // 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows;
 // 3: the nodes' axes at the kept Jacobian's iterate, its aging
 // 4: whether LU without pivoting failed earlier in the run (lu_pivoting)
-constexpr int format_version = 5;
+constexpr int format_version = 6;
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {
@@ -202,6 +202,12 @@ std::string checkpoint_text(const Checkpoint& c) {
   if (j.axes.size() % 9 != 0) o << '\n';
   // Whether LU without pivoting failed earlier in the run (SuperLU since).
   o << "lu_pivoting " << (j.pivoting_lu ? 1 : 0) << '\n';
+  // With --sensitivity, the state's derivatives (solvers::DirectSensitivity::save).
+  o << "sensitivity " << s.sensitivity_parameters.size();
+  for (const std::string& p : s.sensitivity_parameters) o << ' ' << p;
+  o << ' ' << s.sensitivity.size() << '\n';
+  for (std::size_t i = 0; i < s.sensitivity.size(); ++i) o << hex(s.sensitivity[i]) << ((i + 1) % 8 == 0 ? '\n' : ' ');
+  if (s.sensitivity.size() % 8 != 0) o << '\n';
   o << "end\n";
   return o.str();
 }
@@ -315,6 +321,14 @@ Checkpoint read_checkpoint(const fs::path& file) {
   r.reals(j.axes, static_cast<int>(n_axes), "an entry of the kept Jacobian's axes");
   r.keyword("lu_pivoting");
   j.pivoting_lu = r.integer("whether LU pivots since a failure without (1) or as configured (0)") != 0;
+  r.keyword("sensitivity");
+  const long n_parameters = r.integer("the count of the parameters differentiated by");
+  if (n_parameters < 0 || n_parameters > 10000) r.fail(std::to_string(n_parameters) + " sensitivity parameters");
+  for (long i = 0; i < n_parameters; ++i) s.sensitivity_parameters.push_back(r.word("a parameter's name"));
+  const long n_derivatives = r.integer("the count of the derivatives");
+  if (n_derivatives < 0) r.fail("negative derivative count");
+  s.sensitivity.resize(static_cast<std::size_t>(n_derivatives));
+  r.reals(s.sensitivity, static_cast<int>(n_derivatives), "a derivative");
   r.keyword("end");
   return c;
 }

@@ -9,7 +9,7 @@
 /// the model that wrote it. It is a text file; every double is written in hexadecimal
 /// floating point (std::chars_format::hex), so it reads back bit for bit:
 ///
-///   catena-checkpoint 4
+///   catena-checkpoint 6
 ///   model <name>
 ///   fingerprint <16 hex digits> unknowns <n> nodes <n> elements <n>
 ///   t <x> step <k> h <x> successes <n>

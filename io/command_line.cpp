@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace catena::io {
@@ -61,6 +62,9 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "checkpoint-every", po::value<int>(),
       "write a checkpoint every N steps (overrides output.checkpoint_every; 0: none)")(
       "restart", po::value<std::string>(), "continue the run from checkpoint FILE (same model and --set)")(
+      "sensitivity", po::value<std::vector<std::string>>()->composing(),
+      "derivatives of every sensor and energy column with respect to these model parameters "
+      "(--sensitivity EA,m), written to sensitivities.csv (docs/sensitivity.md)")(
       "quiet,q", "no progress output")(
       "threads", po::value<int>(),
       "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available, "
@@ -108,6 +112,26 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       return exit_bad_input;
     }
     options.restart = vm["restart"].as<std::string>();
+  }
+  if (vm.count("sensitivity")) {
+    if (command != "run") {
+      std::cerr << "catena " << command << ": --sensitivity applies to run only\n";
+      return exit_bad_input;
+    }
+    for (const std::string& list : vm["sensitivity"].as<std::vector<std::string>>()) {
+      std::size_t from = 0;
+      while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        const std::string name = list.substr(from, comma - from);
+        if (name.empty()) {
+          std::cerr << "catena run: --sensitivity '" << list << "': expected parameter names separated by commas\n";
+          return exit_bad_input;
+        }
+        if (std::find(options.sensitivity.begin(), options.sensitivity.end(), name) == options.sensitivity.end())
+          options.sensitivity.push_back(name);
+        from = comma + 1;
+      }
+    }
   }
   options.quiet = vm.count("quiet") > 0;
   if (vm.count("threads")) {

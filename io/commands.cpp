@@ -7,9 +7,12 @@
 #include "io/csv_writer.hpp"
 #include "io/linearized_command.hpp"
 #include "io/progress.hpp"
+#include "io/input_error.hpp"
 #include "io/scene_writer.hpp"
+#include "io/sensitivity_models.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
+#include "solvers/direct_sensitivity.hpp"
 #include "solvers/time_integrator.hpp"
 
 #include <atomic>
@@ -30,6 +33,12 @@ extern "C" void on_stop_signal(int sig) {
 }
 
 bool is_root() { return assembly::PetscSession::rank() == 0; }
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
+  return out;
+}
 
 void print_error(const std::string& message) {
   if (is_root()) std::cerr << message << '\n';
@@ -69,9 +78,14 @@ bool prepare_restart_output(const std::filesystem::path& out, const solvers::Int
   }
   const std::uintmax_t energy_size = CsvWriter::size_keeping_rows(energy, s.written.frames, s.written.last_frame_t);
   const std::uintmax_t sensors_size = CsvWriter::size_keeping_rows(sensors, s.written.frames, s.written.last_frame_t);
+  const fs::path sensitivities = out / CsvWriter::sensitivities_file_name;
+  const bool has_sensitivities = !s.sensitivity_parameters.empty() && fs::exists(sensitivities, ec);
+  const std::uintmax_t sensitivities_size =
+      has_sensitivities ? CsvWriter::size_keeping_rows(sensitivities, s.written.frames, s.written.last_frame_t) : 0;
   resume_vtk();
   fs::resize_file(energy, energy_size);
   fs::resize_file(sensors, sensors_size);
+  if (has_sensitivities) fs::resize_file(sensitivities, sensitivities_size);
   CheckpointWriter::remove_after(out, s.step);
   return true;
 }
@@ -93,6 +107,20 @@ int run_command(const RunOptions& options) {
     print_error(options.model.string() + ": cannot set up the tableau: " + e.what());
     return exit_bad_input;
   }
+  // --sensitivity: the model read again at perturbed parameter values (every rank evaluates its
+  // elements of each), checked before anything is written.
+  std::unique_ptr<solvers::DirectSensitivity> sensitivity;
+  try {
+    std::vector<solvers::ParameterModels> parameters = read_parameter_models(options, *model);
+    if (!parameters.empty())
+      sensitivity = std::make_unique<solvers::DirectSensitivity>(*model, *tableau, std::move(parameters));
+  } catch (const InputError& e) {
+    print_error(e.what());
+    return exit_bad_input;
+  } catch (const std::exception& e) {
+    print_error(options.model.string() + ": " + e.what());
+    return exit_bad_input;
+  }
   const ModelFingerprint model_print = fingerprint(*model, tableau->n_global());
   std::optional<Checkpoint> restart;
   if (options.restart) {
@@ -100,6 +128,10 @@ int run_command(const RunOptions& options) {
     try {
       restart = read_checkpoint(*options.restart);
       check_same_model(*restart, model_print, *options.restart);
+      if (restart->state.sensitivity_parameters != options.sensitivity)
+        throw std::runtime_error(options.restart->string() + ": the checkpoint was written with --sensitivity '" +
+                                 join(restart->state.sensitivity_parameters) + "', this run asks for '" +
+                                 join(options.sensitivity) + "'; continue with the same parameters");
     } catch (const std::exception& e) {
       print_error(std::string("catena: ") + e.what());
       return exit_bad_input;
@@ -131,7 +163,8 @@ int run_command(const RunOptions& options) {
       // and the model's geometry (io/scene_writer.hpp).
       if (model->analysis.scene) scene = std::make_unique<SceneWriter>(out, *model);
       if (restart) continued_in_place = prepare_restart_output(out, restart->state, *vtk, scene.get());
-      csv = std::make_unique<CsvWriter>(out, *model, continued_in_place);
+      csv = std::make_unique<CsvWriter>(out, *model, continued_in_place,
+                                        sensitivity ? sensitivity->column_names() : std::vector<std::string>());
       observers.add(*vtk);
       if (scene) observers.add(*scene);
       observers.add(*csv);
@@ -166,6 +199,7 @@ int run_command(const RunOptions& options) {
   SummaryData summary;
   try {
     solvers::TimeIntegrator integrator(*model, *tableau);
+    integrator.set_sensitivity(sensitivity.get());
     try {
       const solvers::RunStatistics stats =
           integrator.run(observers, &stop_requested, restart ? &restart->state : nullptr);

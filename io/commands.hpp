@@ -23,6 +23,8 @@ struct RunOptions {
   std::optional<int> output_every;
   std::optional<int> checkpoint_every;             ///< --checkpoint-every (overrides output.checkpoint_every)
   std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue from that checkpoint
+  /// --sensitivity p1,p2: the model parameters the run is differentiated by (in order, once each).
+  std::vector<std::string> sensitivity;
   bool quiet = false;
   int threads = 0;  ///< --threads: for the elements' stamps (0: as many as OpenMP gives, assembly::Tableau)
 };

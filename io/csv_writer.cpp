@@ -92,10 +92,17 @@ void CsvWriter::write_row(File& file, const std::string& row) {
     throw std::runtime_error(file.path.string() + ": write failed (disk full?)");
 }
 
-CsvWriter::CsvWriter(const fs::path& directory, const fem::Model& model, bool append) : model_(model) {
+CsvWriter::CsvWriter(const fs::path& directory, const fem::Model& model, bool append,
+                     const std::vector<std::string>& sensitivity_columns)
+    : model_(model) {
   create_output_directory(directory);
   energy_ = open(directory / energy_file_name, energy_header, append);
   sensors_ = open(directory / sensors_file_name, sensors_header(model), append);
+  if (!sensitivity_columns.empty()) {
+    std::string header = "t";
+    for (const std::string& c : sensitivity_columns) header += ',' + csv_field(c);
+    sensitivities_ = open(directory / sensitivities_file_name, header, append);
+  }
 }
 
 void CsvWriter::on_frame(const solvers::Frame& frame) {
@@ -105,13 +112,8 @@ void CsvWriter::on_frame(const solvers::Frame& frame) {
                                 std::to_string(frame.states.size()) + " node states, the model " +
                                 std::to_string(model_.nodes.size()) + " nodes");
 
-  const solvers::EnergyRecord& e = frame.energy;
   row_ = format_double(frame.t);
-  for (const double v : {e.state.kinetic, e.state.strain, e.state.potential, e.work.external_work,
-                         e.work.dissipated, e.balance()})
-    append_number(row_, v);
-  for (int k = 0; k < 3; ++k) append_number(row_, e.state.momentum[k]);
-  for (int k = 0; k < 3; ++k) append_number(row_, e.state.angular_momentum[k]);
+  for (const double v : solvers::energy_columns(frame.energy)) append_number(row_, v);
   row_ += '\n';
   write_row(energy_, row_);
 
@@ -120,6 +122,13 @@ void CsvWriter::on_frame(const solvers::Frame& frame) {
     append_number(row_, fem::evaluate_sensor(s, model_.nodes, frame.states, model_.initial_state));
   row_ += '\n';
   write_row(sensors_, row_);
+
+  if (sensitivities_ && !frame.sensitivities.empty()) {
+    row_ = format_double(frame.t);
+    for (const double v : frame.sensitivities) append_number(row_, v);
+    row_ += '\n';
+    write_row(*sensitivities_, row_);
+  }
 }
 
 }  // namespace catena::io

@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace catena::io {
@@ -20,6 +22,7 @@ class CsvWriter final : public solvers::Observer {
  public:
   static constexpr std::string_view energy_file_name = "energy.csv";
   static constexpr std::string_view sensors_file_name = "sensors.csv";
+  static constexpr std::string_view sensitivities_file_name = "sensitivities.csv";
   static constexpr std::string_view energy_header =
       "t,kinetic,strain,potential,external_work,dissipated,balance,px,py,pz,Lx,Ly,Lz";
 
@@ -28,7 +31,10 @@ class CsvWriter final : public solvers::Observer {
   /// missing or empty file gets its header, an existing one must start with the header this model
   /// would write (else std::runtime_error: the columns would not match). `model` must outlive the
   /// writer. Throws std::runtime_error naming the file when it cannot be opened or written.
-  CsvWriter(const std::filesystem::path& directory, const fem::Model& model, bool append = false);
+  /// `sensitivity_columns` not empty (`catena run --sensitivity`): also sensitivities.csv, with
+  /// these columns after t (solvers::DirectSensitivity::column_names) and Frame::sensitivities.
+  CsvWriter(const std::filesystem::path& directory, const fem::Model& model, bool append = false,
+            const std::vector<std::string>& sensitivity_columns = {});
 
   /// Appends one row to each file and flushes them. Throws std::invalid_argument when
   /// `frame.states` does not hold one state per node, std::runtime_error on a write error.
@@ -60,6 +66,7 @@ class CsvWriter final : public solvers::Observer {
   const fem::Model& model_;
   File energy_;
   File sensors_;
+  std::optional<File> sensitivities_;
   std::string row_;  ///< reused for every row
 };
 

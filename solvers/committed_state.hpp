@@ -63,6 +63,11 @@ class CommittedState {
   /// every rank sums its elements).
   [[nodiscard]] EnergyRecord energy(double t) const;
 
+  /// The work of the loads and dampers accumulated from t = 0.
+  [[nodiscard]] const fem::StepWork& work() const { return work_; }
+  /// Sets it (the states of a model read with a parameter changed, solvers/direct_sensitivity.hpp).
+  void set_work(const fem::StepWork& work) { work_ = work; }
+
   /// Writes its part of a run's state (node states, work, increments) into `out`.
   void save(IntegratorState& out) const;
   /// Takes over its part of `saved`, a state of this model (TimeIntegrator::restore checks).

@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 
+#include <string>
 #include <vector>
 
 namespace catena::solvers {
@@ -42,6 +43,10 @@ struct IntegratorState {
   /// The run's counters up to here; a continued run carries on those marked Carry::Across.
   RunCounters counters;
   KeptJacobian kept_jacobian;  ///< Newton's Jacobian kept across steps (run state)
+  /// With --sensitivity: the parameters, and the state's derivatives with respect to each
+  /// (solvers::DirectSensitivity::save); else empty.
+  std::vector<std::string> sensitivity_parameters;
+  std::vector<double> sensitivity;
 };
 
 }  // namespace catena::solvers

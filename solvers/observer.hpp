@@ -4,7 +4,9 @@
 #include "fem/energy.hpp"
 #include "fem/model.hpp"
 
+#include <array>
 #include <span>
+#include <string_view>
 
 namespace catena::solvers {
 
@@ -19,6 +21,16 @@ struct EnergyRecord {
   }
 };
 
+/// The columns of energy.csv after t, and their values from a record in that order.
+inline constexpr std::array<std::string_view, 12> energy_column_names{
+    "kinetic", "strain", "potential", "external_work", "dissipated", "balance", "px", "py", "pz", "Lx", "Ly", "Lz"};
+[[nodiscard]] inline std::array<double, 12> energy_columns(const EnergyRecord& e) {
+  return {e.state.kinetic,        e.state.strain,         e.state.potential,      e.work.external_work,
+          e.work.dissipated,      e.balance(),            e.state.momentum.x(),   e.state.momentum.y(),
+          e.state.momentum.z(),   e.state.angular_momentum.x(), e.state.angular_momentum.y(),
+          e.state.angular_momentum.z()};
+}
+
 /// A committed instant: at t = 0, every `output_every` nominal steps (rows), every `vtk_every`
 /// steps or `vtk_dt` seconds (VTK frames), and at the end. Observers write what it is due for.
 struct Frame {
@@ -29,6 +41,9 @@ struct Frame {
   EnergyRecord energy;
   bool row = true;  ///< a row of energy.csv and sensors.csv is due
   bool vtk = true;  ///< a VTK frame is due
+  /// With `catena run --sensitivity`, on rows: the derivatives of the sensors and energy columns
+  /// with respect to each parameter (solvers::DirectSensitivity::row, its column_names' order).
+  std::span<const double> sensitivities{};
 };
 
 /// Progress of a long run, after every nominal step.

@@ -1,5 +1,6 @@
 #include "solvers/time_integrator.hpp"
 
+#include "solvers/direct_sensitivity.hpp"
 #include "solvers/element_histories.hpp"
 #include "solvers/consistent_start.hpp"
 
@@ -36,6 +37,10 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.counters = counters_;
   factorization_log_.count(st.counters);  // collective
   st.kept_jacobian = newton_.kept_jacobian();  // collective
+  if (sensitivity_) {
+    for (const ParameterModels& p : sensitivity_->parameters()) st.sensitivity_parameters.push_back(p.name);
+    st.sensitivity = sensitivity_->save();  // collective
+  }
   return st;
 }
 
@@ -52,6 +57,7 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   copy_carried(st.counters, counters_);
   factorization_log_.carry_on(st.counters);
   newton_.restore_kept_jacobian(st.kept_jacobian);
+  if (sensitivity_) sensitivity_->restore(st.sensitivity);
 }
 
 std::vector<double> TimeIntegrator::extrapolated_reactions(double t, Vec u) {
@@ -102,6 +108,21 @@ std::vector<double> TimeIntegrator::report_instantaneous_reactions(double t, Vec
   return step_average;
 }
 
+void TimeIntegrator::prepare_start(Vec u) {
+  const fem::AnalysisSettings& a = model_->analysis;
+  equilibrium_.check_redundancy(u);
+  // A dynamic run with joints starts from velocities that meet them, the closest to the given
+  // ones (solvers/consistent_start.hpp; positions meet them by construction).
+  const bool consistent_start = a.type == fem::AnalysisType::Dynamic && state_.has_multipliers();
+  if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) equilibrium_.solve(u, 0.0, 1.0);
+  if (consistent_start) {
+    const VelocityProjectionReport p = project_velocities(*model_, *tableau_, state_, 0.0);
+    counters_.initial_velocity_change = p.largest_change;
+    counters_.initial_velocity_change_at = p.where;
+    start_reactions(u);
+  }
+}
+
 RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
   const auto start = std::chrono::steady_clock::now();
   const fem::AnalysisSettings& a = model_->analysis;
@@ -115,8 +136,11 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
   long step = 0;
   // Frames go to every rank (each keeps all node states), so that under MPI each rank can write
   // its piece of the VTK output; progress and checkpoints go to rank 0 only.
+  std::vector<double> derivatives;  // the sensitivities' row, when one is due
   auto emit = [&](long frame_step, const EnergyRecord& e, bool row, bool vtk) {
-    observer.on_frame(Frame{t, frame_step, model_, state_.states(), e, row, vtk});
+    if (sensitivity_ && row) derivatives = sensitivity_->row(t);  // collective
+    observer.on_frame(Frame{t, frame_step, model_, state_.states(), e, row, vtk,
+                            sensitivity_ && row ? std::span<const double>(derivatives) : std::span<const double>()});
   };
   // VTK frames by steps (output.vtk_every, else analysis.output_every) or by time (output.dt:
   // the first nominal step that reaches each multiple of it).
@@ -137,17 +161,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     h_cur = resume->h;
     successes = resume->successes;
   } else {
-    equilibrium_.check_redundancy(u);
-    // A dynamic run with joints starts from velocities that meet them, the closest to the given
-    // ones (solvers/consistent_start.hpp; positions meet them by construction).
-    const bool consistent_start = a.type == fem::AnalysisType::Dynamic && state_.has_multipliers();
-    if (a.initial_equilibrium && a.type == fem::AnalysisType::Dynamic) equilibrium_.solve(u, 0.0, 1.0);
-    if (consistent_start) {
-      const VelocityProjectionReport p = project_velocities(*model_, *tableau_, state_, 0.0);
-      counters_.initial_velocity_change = p.largest_change;
-      counters_.initial_velocity_change_at = p.where;
-      start_reactions(u);
-    }
+    prepare_start(u);
+    if (sensitivity_) sensitivity_->start();
     const EnergyRecord e0 = energy(0.0);
     balance0_ = e0.balance();
     emit(0, e0, true, true);
@@ -175,6 +190,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       const double h = remaining - h_cur < 1e-6 * h_cur ? remaining : h_cur;
       const fem::TimeElement time = state_.time_element(t, h);
       state_.predict(time, u);
+      const long corrections_before = counters_.equilibrium_iterations;
       NewtonReport rep = static_analysis ? equilibrium_.solve_increment(time, u)
                                          : newton_.solve(state_.describe(time), u, JacobianPolicy::Reuse);
       if (!rep.converged && state_.extrapolates(true)) {
@@ -205,6 +221,15 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
           throw SolverFailure(msg, t);
         }
         continue;
+      }
+      if (sensitivity_) {
+        if (counters_.equilibrium_iterations != corrections_before)
+          throw SolverFailure(format_numbers("t = %.6g s: sensitivity: this static increment was solved by "
+                                             "pseudo-transient continuation, whose corrections are not equilibria; "
+                                             "its derivative is not computed (smaller increments: analysis.dt)",
+                                             t),
+                              t);
+        sensitivity_->step(time, state_, u);
       }
       state_.commit(state_.describe(time), u);
       t = (h == remaining) ? t_target : t + h;

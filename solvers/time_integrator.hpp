@@ -30,6 +30,8 @@
 
 namespace catena::solvers {
 
+class DirectSensitivity;  // solvers/direct_sensitivity.hpp
+
 /// What a run counted, and how it ended.
 struct RunStatistics : RunCounters {
   bool interrupted = false;  ///< stopped by a signal (TimeIntegrator::run's `stop`)
@@ -49,6 +51,13 @@ class TimeIntegrator {
   /// model (node or element count, an element's history).
   RunStatistics run(Observer& observer, const std::atomic<bool>* stop = nullptr,
                     const IntegratorState* resume = nullptr);
+
+  /// The start of a run at t = 0 without emitting its frame: the redundancy check, the initial
+  /// equilibrium, velocities made to meet the joints and the reactions at t = 0 (collective).
+  void prepare_start(Vec u);
+  /// Carries `sensitivity` along the run (nullptr: none): its start, a derivative per converged
+  /// time element, its row with every CSV row (Frame::sensitivities), its part of checkpoints.
+  void set_sensitivity(DirectSensitivity* sensitivity) { sensitivity_ = sensitivity; }
 
   /// The counters so far (Newton's and the PETSc log's are brought up to date by `run`'s end).
   [[nodiscard]] RunStatistics statistics() const { return {counters_, interrupted_}; }
@@ -95,6 +104,7 @@ class TimeIntegrator {
   FactorizationLog factorization_log_;
   FramesWritten written_;  ///< rows and VTK frames of the output grids so far
   double balance0_ = 0.0;
+  DirectSensitivity* sensitivity_ = nullptr;
   int rank_ = 0;
 };
 

@@ -63,6 +63,7 @@ void read_parameters(ModelContext& context) {
           value.fail("parameter '" + used + "' is used before its definition (line " +
                      std::to_string(declared_on_line.at(used)) + "); expected an expression of earlier parameters");
     parameters[name] = read_number(value, parameters, Quantity{"parameter value", "", Bound::Any, true});
+    context.model.parameters.emplace_back(name, parameters[name]);
   }
 }
 

@@ -1,0 +1,261 @@
+#include "solvers/direct_sensitivity.hpp"
+
+#include "fem/rotation.hpp"
+#include "solvers/element_histories.hpp"
+#include "solvers/newton.hpp"
+#include "solvers/solver_failure.hpp"
+#include "solvers/time_integrator.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace catena::solvers {
+
+using assembly::check;
+using assembly::quietly;
+
+namespace {
+
+using NodeTangent = Eigen::Matrix<double, 12, 1>;
+
+/// The fourth-order central difference of f at the multiples −2, −1, 1, 2 of `step`.
+template <class T>
+T central_difference(const T& f_m2, const T& f_m1, const T& f_p1, const T& f_p2, double step) {
+  return (8.0 * (f_p1 - f_m1) - (f_p2 - f_m2)) / (12.0 * step);
+}
+
+std::vector<double> history_of(const fem::Element& e) {
+  std::vector<double> h;
+  e.save_history(h);
+  return h;
+}
+
+}  // namespace
+
+DirectSensitivity::DirectSensitivity(fem::Model& model, assembly::Tableau& tableau,
+                                     std::vector<ParameterModels> parameters)
+    : model_(&model), tableau_(&tableau), parameters_(std::move(parameters)) {
+  MPI_Comm_rank(tableau.comm(), &rank_);
+  int ranks = 1;
+  MPI_Comm_size(tableau.comm(), &ranks);
+  for (ParameterModels& p : parameters_) {
+    auto& states = states_.emplace_back();
+    for (std::size_t k = 0; k < difference_multiples.size(); ++k)
+      states[k] = std::make_unique<CommittedState>(*p.models[k], tableau);
+    StateTangent& t = tangents_.emplace_back();
+    t.nodes.assign(model.nodes.size(), NodeTangent::Zero());
+    for (const auto& e : model.elements) t.histories.emplace_back(history_of(*e).size(), 0.0);
+  }
+  Mat J = nullptr;
+  check(MatDuplicate(tableau.jacobian(), MAT_DO_NOT_COPY_VALUES, &J), "MatDuplicate");
+  jacobian_ = assembly::MatHandle(J);
+  KSP ksp = nullptr;
+  check(KSPCreate(tableau.comm(), &ksp), "KSPCreate");
+  ksp_ = assembly::Handle<KSP, KSPDestroy>(ksp);
+  // A pivoting package (SuperLU, MUMPS under MPI) whatever Newton uses: one factorization per
+  // step, of the exact Jacobian, which a saddle-point LU without pivoting might not survive.
+  configure_direct_solve(ksp_, solver_package("auto", ranks));
+  check(KSPSetOptionsPrefix(ksp_, "sensitivity_"), "KSPSetOptionsPrefix");
+  check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+}
+
+DirectSensitivity::~DirectSensitivity() = default;
+
+std::vector<std::string> DirectSensitivity::column_names() const {
+  std::vector<std::string> names;
+  for (const ParameterModels& p : parameters_) {
+    for (const fem::Sensor& s : model_->sensors) names.push_back(s.name + ':' + p.name);
+    for (const std::string_view c : energy_column_names) names.push_back(std::string(c) + ':' + p.name);
+  }
+  return names;
+}
+
+double DirectSensitivity::difference(const std::array<double, 4>& f, double step) {
+  return central_difference(f[0], f[1], f[2], f[3], step);
+}
+
+void DirectSensitivity::take_tangents() {
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    const double eps = parameters_[j].step;
+    const auto& s = states_[j];
+    StateTangent& t = tangents_[j];
+    for (std::size_t n = 0; n < t.nodes.size(); ++n) {
+      const auto at = [&](std::size_t k) -> const fem::NodeState& { return s[k]->states()[n]; };
+      NodeTangent& d = t.nodes[n];
+      d.segment<3>(0) = central_difference(at(0).position, at(1).position, at(2).position, at(3).position, eps);
+      d.segment<3>(3) = central_difference(at(0).velocity, at(1).velocity, at(2).velocity, at(3).velocity, eps);
+      // Rotation vectors between the orientations at ±kε: odd in ε, so the same formula holds
+      // (8 g₁ − g₂)/12ε with g_k = log(R(kε) R(−kε)ᵀ) ≈ 2kε dθ.
+      const fem::Vec3 g1 = fem::rotation_vector(at(2).orientation * at(1).orientation.conjugate());
+      const fem::Vec3 g2 = fem::rotation_vector(at(3).orientation * at(0).orientation.conjugate());
+      d.segment<3>(6) = (8.0 * g1 - g2) / (12.0 * eps);
+      d.segment<3>(9) = central_difference(at(0).angular_velocity, at(1).angular_velocity, at(2).angular_velocity,
+                                           at(3).angular_velocity, eps);
+    }
+    for (std::size_t e = 0; e < t.histories.size(); ++e) {
+      std::array<std::vector<double>, 4> h;
+      for (std::size_t k = 0; k < 4; ++k) h[k] = history_of(*parameters_[j].models[k]->elements[e]);
+      for (std::size_t i = 0; i < t.histories[e].size(); ++i)
+        t.histories[e][i] = difference({h[0][i], h[1][i], h[2][i], h[3][i]}, eps);
+    }
+    std::array<double, 4> external{}, dissipated{};
+    for (std::size_t k = 0; k < 4; ++k) {
+      external[k] = s[k]->work().external_work;
+      dissipated[k] = s[k]->work().dissipated;
+    }
+    t.work.external_work = difference(external, eps);
+    t.work.dissipated = difference(dissipated, eps);
+  }
+}
+
+void DirectSensitivity::start() {
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    for (std::size_t k = 0; k < difference_multiples.size(); ++k) {
+      fem::Model& m = *parameters_[j].models[k];
+      // A tableau of its own for the start's solves: its Jacobian and factorizations stay apart
+      // from the run's. The states and histories it leaves are per node and per element.
+      assembly::Tableau tableau(m, tableau_->comm());
+      TimeIntegrator integrator(m, tableau);
+      const assembly::VecHandle u = tableau.create_vector();
+      try {
+        integrator.prepare_start(u);
+      } catch (const SolverFailure& e) {
+        throw SolverFailure("sensitivity: the start of the model read with " + parameters_[j].name + " = " +
+                                format_numbers("%.17g", parameters_[j].value +
+                                                            difference_multiples[k] * parameters_[j].step) +
+                                ": " + e.what(),
+                            0.0);
+      }
+      const std::span<const fem::NodeState> started = integrator.states();
+      std::copy(started.begin(), started.end(), states_[j][k]->states().begin());
+    }
+  }
+  take_tangents();
+}
+
+void DirectSensitivity::perturb(const CommittedState& base) {
+  const std::span<const fem::NodeState> states = base.states();
+  std::vector<std::vector<double>> histories;
+  for (const auto& e : model_->elements) histories.push_back(history_of(*e));
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    const StateTangent& t = tangents_[j];
+    for (std::size_t k = 0; k < difference_multiples.size(); ++k) {
+      const double a = difference_multiples[k] * parameters_[j].step;
+      CommittedState& c = *states_[j][k];
+      const std::span<fem::NodeState> out = c.states();
+      for (std::size_t n = 0; n < states.size(); ++n) {
+        const NodeTangent& d = t.nodes[n];
+        fem::NodeState& s = out[n];
+        s.position = states[n].position + a * d.segment<3>(0);
+        s.velocity = states[n].velocity + a * d.segment<3>(3);
+        s.orientation =
+            (fem::quaternion_from_rotation_vector(a * d.segment<3>(6)) * states[n].orientation).normalized();
+        s.angular_velocity = states[n].angular_velocity + a * d.segment<3>(9);
+      }
+      fem::StepWork w = base.work();
+      w.external_work += a * t.work.external_work;
+      w.dissipated += a * t.work.dissipated;
+      c.set_work(w);
+      std::vector<std::vector<double>> h = histories;
+      for (std::size_t e = 0; e < h.size(); ++e)
+        for (std::size_t i = 0; i < h[e].size(); ++i) h[e][i] += a * t.histories[e][i];
+      restore_element_histories(*parameters_[j].models[k], h);
+    }
+  }
+}
+
+void DirectSensitivity::step(const fem::TimeElement& time, const CommittedState& state, Vec u) {
+  perturb(state);
+  // ∂R/∂S_n dS_n/dp + ∂R/∂p at the converged u, per parameter.
+  std::vector<assembly::VecHandle> rhs;
+  std::array<assembly::VecHandle, 4> f;
+  for (auto& v : f) v = tableau_->create_vector();
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    for (std::size_t k = 0; k < 4; ++k)
+      tableau_->assemble_residual_of(*parameters_[j].models[k], states_[j][k]->describe(time), u, f[k]);
+    assembly::VecHandle r = tableau_->create_vector();
+    // (8 (f₁ − f₋₁) − (f₂ − f₋₂)) / 12ε
+    check(VecAXPBYPCZ(r, 8.0, -8.0, 0.0, f[2], f[1]), "VecAXPBYPCZ");
+    check(VecAXPBYPCZ(r, -1.0, 1.0, 1.0, f[3], f[0]), "VecAXPBYPCZ");
+    check(VecScale(r, 1.0 / (12.0 * parameters_[j].step)), "VecScale");
+    rhs.push_back(std::move(r));
+  }
+  // The exact Jacobian at the converged unknowns.
+  tableau_->assemble_jacobian(state.describe(time), u, jacobian_);
+  check(KSPSetOperators(ksp_, jacobian_, jacobian_), "KSPSetOperators");
+  const assembly::VecHandle du = tableau_->create_vector();
+  const assembly::VecHandle u_k = tableau_->create_vector();
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    const PetscErrorCode code = quietly([&] { return KSPSolve(ksp_, rhs[j], du); });
+    KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+    if (code == 0) check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
+    if (code != 0 || reason < 0)
+      throw SolverFailure(format_numbers("t = %.6g s: sensitivity: the Jacobian at the converged step is singular "
+                                         "(its derivative is not defined: a mechanism without stiffness?)",
+                                         time.t_n),
+                          time.t_n);
+    check(VecScale(du, -1.0), "VecScale");
+    for (std::size_t k = 0; k < 4; ++k) {
+      check(VecWAXPY(u_k, difference_multiples[k] * parameters_[j].step, du, u), "VecWAXPY");
+      CommittedState& c = *states_[j][k];
+      c.commit(c.describe(time), u_k);
+    }
+  }
+  take_tangents();
+}
+
+std::vector<double> DirectSensitivity::row(double t) const {
+  std::vector<double> out;
+  const std::size_t n_sensors = model_->sensors.size();
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    std::array<std::vector<double>, 4> values;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const fem::Model& m = *parameters_[j].models[k];
+      const CommittedState& c = *states_[j][k];
+      for (const fem::Sensor& s : m.sensors)
+        values[k].push_back(fem::evaluate_sensor(s, m.nodes, c.states(), m.initial_state));
+      for (const double v : energy_columns(c.energy(t))) values[k].push_back(v);  // collective
+    }
+    for (std::size_t i = 0; i < n_sensors + energy_column_names.size(); ++i)
+      out.push_back(difference({values[0][i], values[1][i], values[2][i], values[3][i]}, parameters_[j].step));
+  }
+  return out;
+}
+
+std::vector<double> DirectSensitivity::save() const {
+  std::vector<double> out;
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    const StateTangent& t = tangents_[j];
+    for (const NodeTangent& d : t.nodes) out.insert(out.end(), d.data(), d.data() + d.size());
+    out.push_back(t.work.external_work);
+    out.push_back(t.work.dissipated);
+    // Under MPI each element's history lives on the ranks that keep it: gathered on rank 0 from
+    // the rank that evaluates it, for each model, and differenced there (collective).
+    std::array<std::vector<std::vector<double>>, 4> h;
+    for (std::size_t k = 0; k < 4; ++k) h[k] = save_element_histories(*parameters_[j].models[k], *tableau_);
+    for (std::size_t e = 0; e < t.histories.size(); ++e)
+      for (std::size_t i = 0; i < t.histories[e].size(); ++i)
+        out.push_back(rank_ == 0 ? difference({h[0][e][i], h[1][e][i], h[2][e][i], h[3][e][i]}, parameters_[j].step)
+                                 : 0.0);
+  }
+  return out;
+}
+
+void DirectSensitivity::restore(std::span<const double> saved) {
+  std::size_t at = 0;
+  const auto take = [&]() {
+    if (at >= saved.size()) throw std::invalid_argument("the checkpoint's sensitivities are shorter than this model's");
+    return saved[at++];
+  };
+  for (StateTangent& t : tangents_) {
+    for (NodeTangent& d : t.nodes)
+      for (int i = 0; i < d.size(); ++i) d[i] = take();
+    t.work.external_work = take();
+    t.work.dissipated = take();
+    for (std::vector<double>& h : t.histories)
+      for (double& v : h) v = take();
+  }
+  if (at != saved.size()) throw std::invalid_argument("the checkpoint's sensitivities are longer than this model's");
+}
+
+}  // namespace catena::solvers
