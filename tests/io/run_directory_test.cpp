@@ -112,10 +112,10 @@ TEST(RunDirectory, ASecondRunIntoAHeldDirectoryIsRefusedWithExit2NamingTheHolder
 TEST(RunDirectory, TwoConcurrentRunsIntoOneDirectoryGiveOneRunAndOneRefusal) {
   const ScratchDirectory scratch;
   const fs::path out = scratch.path() / "out";
-  // The first run, long enough (1 000 steps of the falling 15-bar chain) for the second to start.
+  // The first run, long enough (5 000 steps of the falling 15-bar chain, 2 s) for the second to start.
   const std::string first_command = std::string(CATENA_EXECUTABLE) + " run " +
                                     source("cases/chain15-falling/model.yaml") + " --out '" + out.string() +
-                                    "' --set analysis.t_end=1 --output-every 50 --quiet > '" + (scratch.path() / "first.log").string() +
+                                    "' --set analysis.t_end=5 --output-every 500 --quiet > '" + (scratch.path() / "first.log").string() +
                                     "' 2>&1";
   const pid_t first = ::fork();
   ASSERT_GE(first, 0);
@@ -137,7 +137,7 @@ TEST(RunDirectory, TwoConcurrentRunsIntoOneDirectoryGiveOneRunAndOneRefusal) {
   const std::string summary = read_text(out / "summary.json");
   EXPECT_NE(summary.find("\"status\": \"completed\""), std::string::npos) << summary;
   EXPECT_NE(summary.find("\"model_name\": \"chain15-falling\""), std::string::npos) << summary;
-  EXPECT_EQ(summary_number(summary, "t_reached"), 1.0) << summary;
+  EXPECT_EQ(summary_number(summary, "t_reached"), 5.0) << summary;
   EXPECT_FALSE(fs::exists(out / RunDirectoryLock::file_name));
 }
 
