@@ -27,7 +27,8 @@ examples:
   catena run model.yaml --restart out/model/checkpoint_000300.ckpt
                       continue from step 300 into the same directory (later rows and frames replaced)
 
-exit codes: 0 done, 2 bad input, 3 solver failure, 130 SIGINT, 143 SIGTERM (a checkpoint is
+exit codes: 0 done, 2 bad input (also an output directory another run holds), 3 solver failure,
+4 output failure (a file could not be written), 130 SIGINT, 143 SIGTERM (a checkpoint is
 written at the stop when checkpoints are on; continue with --restart)
 
 options)";

@@ -6,8 +6,10 @@
 #include "io/checkpoint.hpp"
 #include "io/csv_writer.hpp"
 #include "io/linearized_command.hpp"
-#include "io/progress.hpp"
+#include "io/output_directory.hpp"
 #include "io/input_error.hpp"
+#include "io/progress.hpp"
+#include "io/run_directory.hpp"
 #include "io/scene_writer.hpp"
 #include "io/sensitivity_models.hpp"
 #include "io/summary_writer.hpp"
@@ -90,6 +92,21 @@ bool prepare_restart_output(const std::filesystem::path& out, const solvers::Int
   return true;
 }
 
+/// Rank 0 takes the output directory's lock (io/run_directory.hpp) into `lock`; every rank learns
+/// whether it got it, so that all refuse together.
+bool lock_output_directory(const std::filesystem::path& out, std::optional<RunDirectoryLock>& lock) {
+  bool ok = true;
+  if (is_root()) {
+    try {
+      lock.emplace(out);
+    } catch (const std::exception& e) {
+      print_error(std::string("catena: ") + e.what());
+      ok = false;
+    }
+  }
+  return assembly::all_ranks_agree(ok);
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -97,8 +114,13 @@ int run_command(const RunOptions& options) {
   if (!model) return exit_bad_input;
   // Nothing is written before the model is known to be valid: bad input never clobbers results.
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("out") / model->name);
-  if (model->analysis.type == fem::AnalysisType::Eigen || model->analysis.type == fem::AnalysisType::Buckling)
+  // One run per directory; a fresh run clears an earlier run's frames (a restart cuts them itself).
+  std::optional<RunDirectoryLock> lock;
+  if (!lock_output_directory(out, lock)) return exit_bad_input;
+  if (model->analysis.type == fem::AnalysisType::Eigen || model->analysis.type == fem::AnalysisType::Buckling) {
+    if (is_root()) remove_earlier_run_outputs(out);
     return run_linearized_command(options, *model, out);
+  }
   std::unique_ptr<assembly::Tableau> tableau;
   try {
     tableau = std::make_unique<assembly::Tableau>(*model, PETSC_COMM_WORLD);
@@ -148,6 +170,7 @@ int run_command(const RunOptions& options) {
   // Every rank writes its piece of the VTK output (one .vtu on one rank, a .pvtu of pieces on
   // several; the constructor is collective); rank 0 alone writes the other files.
   try {
+    if (is_root() && !restart) remove_earlier_run_outputs(out);  // before any rank writes
     vtk = std::make_unique<VtkWriter>(out, *model, tableau->comm(), tableau->local_elements());
   } catch (const std::exception& e) {
     // Every rank fails together; a rank other than 0 may hold the cause, so it speaks too.
@@ -231,6 +254,15 @@ int run_command(const RunOptions& options) {
       print_error(std::string("catena: ") + e.what() + "; results up to t = " + std::to_string(e.time()) +
                   " s kept in " + out.string());
       code = exit_solver_failure;
+    } catch (const OutputError& e) {
+      // The results so far stay; the counters say how far the run got, the last frame when.
+      progress.finish();
+      summary = summary_of(*model, *tableau, integrator.statistics());
+      if (observers.latest_t()) summary.counters.t_reached = *observers.latest_t();
+      summary.status = "failed";
+      summary.message = std::string("output failed: ") + e.what();
+      print_error("catena: " + summary.message + "; results written before it kept in " + out.string());
+      code = exit_output_failure;
     }
   } catch (const std::exception& e) {
     progress.finish();
@@ -244,8 +276,9 @@ int run_command(const RunOptions& options) {
   if (is_root()) {
     if (checkpoints && checkpoints->last_written()) summary.checkpoint = checkpoints->last_written()->string();
     if (options.restart) summary.restarted_from = options.restart->string();
-    write_summary_json(out / "summary.json", summary);
-    if (!options.quiet && code != exit_solver_failure && code != exit_bad_input) {
+    // A summary that cannot be written turns a success into an output failure.
+    if (!write_summary_json_or_report(out / "summary.json", summary) && code == exit_ok) code = exit_output_failure;
+    if (!options.quiet && code != exit_solver_failure && code != exit_bad_input && code != exit_output_failure) {
       const solvers::RunCounters& c = summary.counters;
       std::cerr << "catena: " << summary.status << ": " << c.steps << " steps, " << c.newton_iterations
                 << " Newton iterations, " << c.wall_seconds << " s; ParaView: " << (out / "results.pvd").string() << '\n';

@@ -1,8 +1,10 @@
 #pragma once
 /// The `catena` subcommands. Exit codes: 0 success, 2 bad input (model file, command line, a
-/// checkpoint that cannot be read or belongs to another model or output), 3 solver failure after
-/// step cutting (results so far kept), 130/143 interrupted by SIGINT/SIGTERM (valid files up to
-/// the last completed step, and a checkpoint there when checkpoints are on).
+/// checkpoint that cannot be read or belongs to another model or output, an output directory
+/// another run holds), 3 solver failure after step cutting (results so far kept), 4 output
+/// failure (a file of the output could not be written: results so far kept), 130/143 interrupted
+/// by SIGINT/SIGTERM (valid files up to the last completed step, and a checkpoint there when
+/// checkpoints are on).
 #include "fem/model.hpp"
 
 #include <filesystem>
@@ -15,6 +17,7 @@ namespace catena::io {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_bad_input = 2;
 inline constexpr int exit_solver_failure = 3;
+inline constexpr int exit_output_failure = 4;
 
 struct RunOptions {
   std::filesystem::path model;
@@ -34,7 +37,9 @@ struct RunOptions {
 std::optional<fem::Model> load_model(const RunOptions& options, bool report);
 
 /// `catena run`: reads the model, integrates, writes results; returns the exit code.
-/// PETSc must be initialized. With `restart`, the run continues from the checkpoint: into the
+/// PETSc must be initialized. Rank 0 holds the output directory's lock for the whole run (a
+/// directory another run holds is refused: io/run_directory.hpp); a run that does not restart
+/// first removes an earlier run's frames and checkpoints there. With `restart`, the run continues from the checkpoint: into the
 /// directory of the run that wrote it (it has energy.csv, sensors.csv or results.pvd), whose rows
 /// and frames after the checkpoint are removed first, so that the files end as an uninterrupted
 /// run's; or into a new directory, which gets the continuation only (CSV rows after the

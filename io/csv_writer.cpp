@@ -2,7 +2,12 @@
 
 #include "io/output_directory.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -53,13 +58,36 @@ CsvWriter::File CsvWriter::open(const fs::path& path, std::string_view header, b
       write_header = false;
     }
   }
-  File file{path, std::unique_ptr<std::FILE, FileCloser>(std::fopen(path.c_str(), append ? "a" : "w"))};
-  if (!file.handle) throw std::runtime_error(path.string() + ": cannot open for writing");
+  // Never through a symbolic link: a new file replaces whatever had the name; rows are appended
+  // only to a regular file (O_NOFOLLOW refuses a link with ELOOP).
+  int fd = -1;
+  if (!append) {
+    fd = create_new_file(path);
+  } else {
+    fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+      throw OutputError(path.string() + ": cannot open for appending (" +
+                        (errno == ELOOP ? std::string("a symbolic link; rows are not written through it")
+                                        : std::string(std::strerror(errno))) +
+                        ")");
+  }
+  File file{path, std::unique_ptr<std::FILE, FileCloser>(::fdopen(fd, "a"))};
+  if (!file.handle) {
+    const int error = errno;
+    ::close(fd);
+    throw OutputError(path.string() + ": cannot open for writing (" + std::strerror(error) + ")");
+  }
   if (write_header) write_row(file, std::string(header) + '\n');
   return file;
 }
 
 std::uintmax_t CsvWriter::size_keeping_rows(const fs::path& file, long rows, double last_t) {
+  // It is then cut to that size, which would cut a file a link points to.
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(file, ec)))
+    throw std::runtime_error(file.string() + ": is a symbolic link; a run's own results are regular files, and "
+                             "Catena does not cut or write through a link (write the continuation to another "
+                             "--out directory)");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw std::runtime_error(file.string() + ": cannot open it to continue the run");
   std::string line;
@@ -88,8 +116,10 @@ std::uintmax_t CsvWriter::size_keeping_rows(const fs::path& file, long rows, dou
 
 void CsvWriter::write_row(File& file, const std::string& row) {
   std::FILE* f = file.handle.get();
+  errno = 0;
   if (std::fputs(row.c_str(), f) < 0 || std::fflush(f) != 0 || std::ferror(f))
-    throw std::runtime_error(file.path.string() + ": write failed (disk full?)");
+    throw OutputError(file.path.string() + ": write failed (" +
+                      (errno != 0 ? std::strerror(errno) : "disk full?") + ")");
 }
 
 CsvWriter::CsvWriter(const fs::path& directory, const fem::Model& model, bool append,

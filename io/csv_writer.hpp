@@ -30,21 +30,24 @@ class CsvWriter final : public solvers::Observer {
   /// writes the headers. `append == true` (restart): keeps existing rows and adds after them; a
   /// missing or empty file gets its header, an existing one must start with the header this model
   /// would write (else std::runtime_error: the columns would not match). `model` must outlive the
-  /// writer. Throws std::runtime_error naming the file when it cannot be opened or written.
+  /// writer. Neither file is written through a symbolic link (io/output_directory.hpp): a new
+  /// file replaces a link, and a link is not appended to. Throws OutputError (a
+  /// std::runtime_error) naming the file when it cannot be opened or written.
   /// `sensitivity_columns` not empty (`catena run --sensitivity`): also sensitivities.csv, with
   /// these columns after t (solvers::DirectSensitivity::column_names) and Frame::sensitivities.
   CsvWriter(const std::filesystem::path& directory, const fem::Model& model, bool append = false,
             const std::vector<std::string>& sensitivity_columns = {});
 
   /// Appends one row to each file and flushes them. Throws std::invalid_argument when
-  /// `frame.states` does not hold one state per node, std::runtime_error on a write error.
+  /// `frame.states` does not hold one state per node, OutputError on a write error.
   void on_frame(const solvers::Frame& frame) override;
 
   /// Restart into the directory of the run a checkpoint belongs to: the size in bytes of `file`
   /// that keeps its header and its first `rows` rows (truncate it to that with
   /// std::filesystem::resize_file). Row `rows` must be at time `last_t` (its first field, read
   /// back exactly). Throws std::runtime_error naming the file when it has fewer rows or another
-  /// time there: then these are not that run's results.
+  /// time there (then these are not that run's results), or is a symbolic link (it would be cut
+  /// through it).
   [[nodiscard]] static std::uintmax_t size_keeping_rows(const std::filesystem::path& file, long rows,
                                                         double last_t);
 

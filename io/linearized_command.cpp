@@ -5,15 +5,16 @@
 #include "elements/node_inertia.hpp"
 #include "fem/rotation.hpp"
 #include "io/csv_writer.hpp"
+#include "io/output_directory.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
 #include "solvers/linearized_analysis.hpp"
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <numbers>
+#include <sstream>
 
 namespace catena::io {
 
@@ -106,7 +107,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       }
       const solvers::EigenResult r = analysis.modes();
       if (is_root()) {
-        std::ofstream csv(out / "modes.csv");
+        std::ostringstream csv;  // written whole, atomically (io/output_directory.hpp)
         csv << "mode,frequency_hz,natural_frequency_hz,damping_ratio,s_real,s_imag,kind\n";
         csv.precision(17);
         if (!options.quiet) std::cout << "mode  frequency [Hz]  damping ratio  kind\n";
@@ -124,7 +125,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
           summary.extra.emplace_back("mode_" + std::to_string(k + 1) + "_frequency_hz", f);
           write_mode_series(model, tableau, analysis.states(), m.shape, out / "modes" / mode_directory(k + 1));
         }
-        if (!csv) throw std::runtime_error((out / "modes.csv").string() + ": cannot be written");
+        replace_file_atomically(out / "modes.csv", csv.str());
       }
     } else {
       const solvers::BucklingResult r = analysis.buckling();
@@ -132,11 +133,11 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       summary.extra.emplace_back("critical_load_factor_linear", r.linear_factor);
       summary.extra.emplace_back("critical_load_factor_tracked", r.tracked_factor);
       if (is_root()) {
-        std::ofstream csv(out / "buckling.csv");
+        std::ostringstream csv;
         csv.precision(17);
         csv << "load_factor,lowest_stiffness_eigenvalue\n";
         for (const solvers::BucklingPoint& p : r.path) csv << p.load_factor << ',' << p.lowest << '\n';
-        if (!csv) throw std::runtime_error((out / "buckling.csv").string() + ": cannot be written");
+        replace_file_atomically(out / "buckling.csv", csv.str());
         if (!r.linear_shape.empty())
           write_mode_series(model, tableau, analysis.states(), r.linear_shape, out / "modes" / "buckling_mode");
         if (!options.quiet)
@@ -147,13 +148,14 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
     summary.status = "completed";
     summary.counters.newton_iterations = analysis.counters().newton_iterations;
   } catch (const std::exception& e) {
+    const bool output = dynamic_cast<const OutputError*>(&e) != nullptr;
     summary.status = "failed";
-    summary.message = e.what();
-    if (is_root()) std::cerr << "catena: " << e.what() << '\n';
-    if (is_root()) write_summary_json(out / "summary.json", summary);
-    return exit_solver_failure;
+    summary.message = (output ? "output failed: " : "") + std::string(e.what());
+    if (is_root()) std::cerr << "catena: " << summary.message << '\n';
+    if (is_root()) (void)write_summary_json_or_report(out / "summary.json", summary);
+    return output ? exit_output_failure : exit_solver_failure;
   }
-  if (is_root()) write_summary_json(out / "summary.json", summary);
+  if (is_root() && !write_summary_json_or_report(out / "summary.json", summary)) return exit_output_failure;
   return exit_ok;
 }
 

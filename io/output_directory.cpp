@@ -1,49 +1,73 @@
 #include "io/output_directory.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <array>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <stdexcept>
 #include <system_error>
 
 namespace catena::io {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string reason(int error) { return std::string(" (") + std::strerror(error) + ")"; }
+
+}  // namespace
+
 void create_output_directory(const fs::path& directory) {
   std::error_code ec;
   fs::create_directories(directory, ec);
   if (ec)
-    throw std::runtime_error(directory.string() + ": cannot create the output directory (" + ec.message() +
-                             ")");
+    throw OutputError(directory.string() + ": cannot create the output directory (" + ec.message() + ")");
   if (!fs::is_directory(directory, ec))
-    throw std::runtime_error(directory.string() +
-                             ": exists but is not a directory; cannot write output there");
+    throw OutputError(directory.string() + ": exists but is not a directory; cannot write output there");
+}
+
+int create_new_file(const fs::path& file) {
+  // Unlinking first makes the file a new inode: a planted symbolic link (or a hard link to a file
+  // elsewhere) loses its name instead of receiving the content. A directory under the name stays,
+  // and its reason ("Is a directory") is the one to report.
+  if (::unlink(file.c_str()) != 0 && errno != ENOENT)
+    throw OutputError(file.string() + ": cannot write it" + reason(errno));
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) throw OutputError(file.string() + ": cannot open for writing" + reason(errno));
+  return fd;
+}
+
+void write_new_file(const fs::path& file, std::string_view content) {
+  const int fd = create_new_file(file);
+  int error = 0;
+  for (std::size_t written = 0; written < content.size() && error == 0;) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n >= 0)
+      written += static_cast<std::size_t>(n);
+    else if (errno != EINTR)
+      error = errno;
+  }
+  if (::close(fd) != 0 && error == 0) error = errno;  // NFS reports a full disk at close
+  if (error != 0) {
+    ::unlink(file.c_str());  // an incomplete file must not stay under a name a reader trusts
+    throw OutputError(file.string() + ": write failed" + reason(error));
+  }
 }
 
 void replace_file_atomically(const fs::path& file, std::string_view content) {
   fs::path tmp = file;
   tmp += ".tmp";
-  {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw std::runtime_error(tmp.string() + ": cannot open for writing" +
-                               (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : std::string()));
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) throw std::runtime_error(tmp.string() + ": write failed (disk full?)");
-  }
+  write_new_file(tmp, content);
   std::error_code renamed;
   fs::rename(tmp, file, renamed);
   if (renamed) {
     std::error_code ignored;  // the rename's error is the one to report (it said "Success" once)
     fs::remove(tmp, ignored);
-    throw std::runtime_error(file.string() + ": cannot replace it by " + tmp.filename().string() + " (" +
-                             renamed.message() + ")");
+    throw OutputError(file.string() + ": cannot replace it by " + tmp.filename().string() + " (" +
+                      renamed.message() + ")");
   }
 }
 

@@ -97,7 +97,7 @@ void SceneWriter::Impl::write(const solvers::Frame& frame) {
   const std::string name = frame_file_name(frame_index);
   // The index lists the .vtu only once it is complete.
   if (std::string error = vtk::write_grid(*grid, directory / name, frame.t); !error.empty())
-    throw std::runtime_error(error);
+    throw OutputError(error);
   index.add(frame.t, name);
 }
 

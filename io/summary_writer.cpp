@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
+#include <iostream>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -142,6 +143,16 @@ std::string summary_json(const SummaryData& d) {
 void write_summary_json(const std::filesystem::path& file, const SummaryData& data) {
   if (file.has_parent_path()) create_output_directory(file.parent_path());
   replace_file_atomically(file, summary_json(data));
+}
+
+bool write_summary_json_or_report(const std::filesystem::path& file, const SummaryData& data) {
+  try {
+    write_summary_json(file, data);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "catena: " << e.what() << '\n';
+    return false;
+  }
 }
 
 }  // namespace catena::io

@@ -66,7 +66,11 @@ void describe_model(const fem::Model& model, SummaryData& data);
 [[nodiscard]] std::string summary_json(const SummaryData& data);
 
 /// Writes `summary_json(data)` to `file` atomically (`<file>.tmp`, then rename), creating its
-/// directory if needed. Throws std::runtime_error naming the file when it cannot be written.
+/// directory if needed. Throws OutputError (a std::runtime_error) naming the file and the reason
+/// when it cannot be written.
 void write_summary_json(const std::filesystem::path& file, const SummaryData& data);
+/// The same at the end of a command: a failure is reported on stderr ("catena: " and the
+/// reason) and answered false, for the command to exit with its output-failure code.
+[[nodiscard]] bool write_summary_json_or_report(const std::filesystem::path& file, const SummaryData& data);
 
 }  // namespace catena::io

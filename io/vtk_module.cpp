@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -72,18 +71,21 @@ std::unique_ptr<GridEncoder> create_grid_encoder(const GridLayout& layout) {
 
 std::string write_grid(GridEncoder& grid, const std::filesystem::path& file, double t) {
   // Into memory, then one write: VTK's file stream flushes after every array and piece header
-  // (a fifth of a small frame's cost in write system calls). No temporary name: the index lists
-  // a frame only once its file is complete, and a restart overwrites one it does not list.
+  // (a fifth of a small frame's cost in write system calls). No temporary name (a rename per
+  // frame costs as much as the index's, io/pvd_index.hpp): the index lists a frame only once its file is
+  // complete, a restart overwrites one it does not list, and write_new_file removes a file it
+  // could not complete. A new inode each time: a symbolic link under the name is not followed.
   std::string content;
   try {
     content = grid.encode(t);
   } catch (const std::exception& e) {
     return file.string() + ": " + e.what() + " at t = " + format_double(t);
   }
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) return file.string() + ": write failed (disk full?)";
+  try {
+    write_new_file(file, content);
+  } catch (const OutputError& e) {
+    return std::string(e.what()) + " at t = " + format_double(t);
+  }
   return {};
 }
 

@@ -29,7 +29,7 @@ constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 void throw_if_any_failed(MPI_Comm comm, const std::string& error, const std::string& elsewhere) {
   int ok = error.empty() ? 1 : 0, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
-  if (all_ok == 0) throw std::runtime_error(error.empty() ? elsewhere : error);
+  if (all_ok == 0) throw OutputError(error.empty() ? elsewhere : error);
 }
 
 /// Keeps the value one element sets for one scalar field in `cell_values`.
@@ -356,7 +356,7 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
   }
   // The index lists the .vtu only once it is complete.
   const std::string name = frame_file_name(frame_index);
-  if (std::string error = write_grid(directory / name, frame.t); !error.empty()) throw std::runtime_error(error);
+  if (std::string error = write_grid(directory / name, frame.t); !error.empty()) throw OutputError(error);
   index.add(frame.t, name);
 }
 
@@ -394,7 +394,7 @@ void VtkWriter::Impl::write_parallel(double t, long frame_index) {
   int ok = error.empty() ? 1 : 0;
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
   if (!ok)
-    throw std::runtime_error(error.empty() ? "VTK output: rank 0 could not write " + name : error);
+    throw OutputError(error.empty() ? "VTK output: rank 0 could not write " + name : error);
 }
 
 namespace {
