@@ -2,6 +2,7 @@
 
 #include <muParser.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace catena::fem {
@@ -10,6 +11,7 @@ struct Expression::Impl {
   mu::Parser parser;
   std::string text;
   mutable double t = 0.0;  // muparser reads variables through a pointer
+  mutable std::vector<double> variables;
   bool uses_time = false;
 };
 
@@ -26,6 +28,29 @@ Expression::Expression(const std::string& text, const ParameterTable& parameters
   } catch (const mu::Parser::exception_type& e) {
     throw ExpressionError("cannot evaluate '" + text + "': " + e.GetMsg());
   }
+}
+
+Expression::Expression(const std::string& text, const ParameterTable& parameters,
+                       const std::vector<std::string>& variables)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->text = text;
+  impl_->variables.assign(variables.size(), 0.0);
+  try {
+    for (const auto& [name, value] : parameters)
+      if (std::find(variables.begin(), variables.end(), name) == variables.end()) impl_->parser.DefineConst(name, value);
+    impl_->parser.DefineVar("t", &impl_->t);
+    for (std::size_t i = 0; i < variables.size(); ++i) impl_->parser.DefineVar(variables[i], &impl_->variables[i]);
+    impl_->parser.SetExpr(text);
+    impl_->uses_time = impl_->parser.GetUsedVar().count("t") > 0;
+    static_cast<void>(impl_->parser.Eval());
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError("cannot evaluate '" + text + "': " + e.GetMsg());
+  }
+}
+
+double Expression::operator()(double t, std::span<const double> variables) const {
+  std::copy(variables.begin(), variables.end(), impl_->variables.begin());
+  return (*this)(t);
 }
 
 Expression::Expression(Expression&&) noexcept = default;

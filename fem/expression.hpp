@@ -3,8 +3,10 @@
 /// drive laws (`"F0 * sin(2 * _pi * t / T)"`, piecewise with `t < Ts ? ... : ...`).
 #include <map>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace catena::fem {
 
@@ -20,11 +22,15 @@ class Expression {
  public:
   /// Parses `text`; names resolve to `parameters`, and `t` (time, s) when `allow_time`.
   Expression(const std::string& text, const ParameterTable& parameters, bool allow_time = true);
+  /// With `variables` too (sensor names in an objective), whose values each evaluation gives.
+  Expression(const std::string& text, const ParameterTable& parameters, const std::vector<std::string>& variables);
   Expression(Expression&&) noexcept;
   Expression& operator=(Expression&&) noexcept;
   ~Expression();
 
   [[nodiscard]] double operator()(double t) const;
+  /// At time t with the variables' values, in the constructor's order.
+  [[nodiscard]] double operator()(double t, std::span<const double> variables) const;
   [[nodiscard]] const std::string& text() const;
   [[nodiscard]] bool is_constant() const;  ///< does not use `t`
 

@@ -3,6 +3,7 @@
 /// declared, analysis settings and sensors. Built by io::read_model (or by hand in tests and
 /// benchmarks); consumed by the tableau and the time integrator.
 #include "fem/element.hpp"
+#include "fem/expression.hpp"
 #include "fem/node.hpp"
 #include "fem/sensor.hpp"
 #include "fem/time_scheme.hpp"
@@ -76,6 +77,14 @@ struct AnalysisSettings {
   LinearizedSettings linearized;  ///< eigen and buckling analyses only
 };
 
+/// A scalar of a run (`analysis.objective`): Ψ = ∫ integrand dt + final, the integral by the
+/// trapezoidal rule on every time element; both expressions of the sensors (by name, in the
+/// model's order), t and the parameters. Either may be absent.
+struct Objective {
+  std::optional<Expression> integrand;
+  std::optional<Expression> final;
+};
+
 /// A named set of nodes or of elements (the `sets` section of a model file), members in the order
 /// given. Loads, supports and sensors may name a set instead of one node or element.
 struct NamedSet {
@@ -95,6 +104,7 @@ class Model {
   AnalysisSettings analysis;
   std::vector<Sensor> sensors;
   std::vector<NamedSet> sets;
+  std::optional<Objective> objective;  ///< `analysis.objective`; none: not set
   /// Characteristic length [m] (bounding-box diagonal of the nodes and the joints' points, at
   /// least 1e-3 m): scales the Newton test for displacement unknowns.
   double length_scale = 1.0;

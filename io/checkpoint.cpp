@@ -202,6 +202,7 @@ std::string checkpoint_text(const Checkpoint& c) {
   if (j.axes.size() % 9 != 0) o << '\n';
   // Whether LU without pivoting failed earlier in the run (SuperLU since).
   o << "lu_pivoting " << (j.pivoting_lu ? 1 : 0) << '\n';
+  o << "objective " << hex(s.objective) << ' ' << hex(s.objective_integrand) << '\n';
   // With --sensitivity, the state's derivatives (solvers::DirectSensitivity::save).
   o << "sensitivity " << s.sensitivity_parameters.size();
   for (const std::string& p : s.sensitivity_parameters) o << ' ' << p;
@@ -321,6 +322,9 @@ Checkpoint read_checkpoint(const fs::path& file) {
   r.reals(j.axes, static_cast<int>(n_axes), "an entry of the kept Jacobian's axes");
   r.keyword("lu_pivoting");
   j.pivoting_lu = r.integer("whether LU pivots since a failure without (1) or as configured (0)") != 0;
+  r.keyword("objective");
+  s.objective = r.real("the objective's integral");
+  s.objective_integrand = r.real("the objective's integrand");
   r.keyword("sensitivity");
   const long n_parameters = r.integer("the count of the parameters differentiated by");
   if (n_parameters < 0 || n_parameters > 10000) r.fail(std::to_string(n_parameters) + " sensitivity parameters");

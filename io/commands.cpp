@@ -55,6 +55,7 @@ SummaryData summary_of(const fem::Model& model, const assembly::Tableau& tableau
   d.threads = tableau.threads();
   d.rows_per_rank = tableau.rows_per_rank();
   d.counters = s;  // the counters alone
+  d.objective = s.objective;
   describe_model(model, d);
   return d;
 }
@@ -228,6 +229,11 @@ int run_command(const RunOptions& options) {
           integrator.run(observers, &stop_requested, restart ? &restart->state : nullptr);
       summary = summary_of(*model, *tableau, stats);
       summary.status = stats.interrupted ? "interrupted" : "completed";
+      if (sensitivity) {
+        const std::vector<double> gradient = sensitivity->objective_gradient(stats.t_reached);
+        for (std::size_t j = 0; j < gradient.size(); ++j)
+          summary.objective_gradient.emplace_back(sensitivity->parameters()[j].name, gradient[j]);
+      }
       if (stats.interrupted) {
         const int sig = stop_signal.load();
         summary.message = std::string("stopped by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + " at t = " +

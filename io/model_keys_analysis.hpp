@@ -64,6 +64,16 @@ inline constexpr std::array analysis_keys{
     ModelKey{"analysis", "preload", "no", "", "0", ">= 0, < load_factor_max",
              "buckling: load factor of the state the linear problem is about"},
 
+    ModelKey{"analysis", "objective", "no", "", "none", "",
+             "dynamic and static: a scalar of the run `{integrand, final}` (below), reported in `summary.json` "
+             "(`objective`) and differentiated with `--sensitivity` (docs/sensitivity.md)"},
+
+    ModelKey{"analysis.objective", "integrand", "no", "", "", "",
+             "an expression of the sensors' names, `t` and the parameters, integrated over the run by the "
+             "trapezoidal rule on every time element: Σ h/2 (g(t_n) + g(t_n+1))"},
+    ModelKey{"analysis.objective", "final", "no", "", "", "",
+             "an expression of the same names, added at the run's end"},
+
     ModelKey{"analysis.turning_frame", "angular_velocity", "yes", "rad/s", "", "",
              "`[Ωx, Ωy, Ωz]`: the frame's steady angular velocity, global axes"},
     ModelKey{"analysis.turning_frame", "centre", "no", "m", "origin", "", "`[x, y, z]`: the centre of the rotation"},

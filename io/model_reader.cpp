@@ -40,6 +40,7 @@ fem::Model build(Cursor root) {
   reader::read_analysis(context);
   reader::read_output(context);
   reader::read_sensors(context);
+  reader::read_objective(context);
   reader::apply_initial_velocity(context);
   reader::apply_planar(context);
   if (context.model.analysis.type == fem::AnalysisType::Dynamic) reader::check_free_nodes_have_inertia(context);

@@ -146,6 +146,14 @@ std::string summary_json(const SummaryData& d) {
     }
     o.add("sensitivity_parameters", parameters + '}');
   }
+  if (d.objective) o.add("objective", json_number(*d.objective));
+  if (!d.objective_gradient.empty()) {
+    std::string gradient = "{";
+    for (std::size_t i = 0; i < d.objective_gradient.size(); ++i)
+      gradient += (i == 0 ? "" : ", ") + json_string(d.objective_gradient[i].first) + ": " +
+                  json_number(d.objective_gradient[i].second);
+    o.add("objective_gradient", gradient + '}');
+  }
   return o.finish();
 }
 

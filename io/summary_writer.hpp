@@ -3,13 +3,15 @@
 /// the counters by their list (solvers/run_counters.hpp), the optional `checkpoint` and
 /// `restarted_from` only when set, the counters reported at the end when set, the `extra`
 /// entries as further keys, then the object `sensor_units`, then `analysis`, `dt`, `reactions`,
-/// and the objects `sensor_sources` and `sensitivity_parameters`, each when set: keys are only
+/// the objects `sensor_sources` and `sensitivity_parameters`, `objective` and the object
+/// `objective_gradient`, each when set: keys are only
 /// ever added at the end). Strings are JSON-escaped, doubles written with 17
 /// significant digits, NaN and infinities as null.
 #include "fem/model.hpp"
 #include "solvers/run_counters.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +64,10 @@ struct SummaryData {
     double step = 0.0;
   };
   std::vector<SensitivityParameter> sensitivity_parameters;
+  /// `analysis.objective`'s value at the time reached (`objective`), and with `--sensitivity` its
+  /// derivative per parameter (`objective_gradient`, an object `{"a0": -0.22, ...}`), last.
+  std::optional<double> objective;
+  std::vector<std::pair<std::string, double>> objective_gradient;
 };
 
 /// Fills what SummaryData says about the model itself: sensor_units, analysis, dt, reactions and

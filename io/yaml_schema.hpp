@@ -50,6 +50,7 @@ inline constexpr auto& load = keys_of<"loads[]">;
 inline constexpr auto& beam_load = keys_of<"beam_loads[]">;
 inline constexpr auto& analysis = keys_of<"analysis">;
 inline constexpr auto& turning_frame = keys_of<"analysis.turning_frame">;
+inline constexpr auto& objective = keys_of<"analysis.objective">;
 inline constexpr auto& sensor = keys_of<"sensors[]">;
 
 /// The keys allowed in the mapping at `context`; empty for free-form mappings (`parameters`)
@@ -79,6 +80,7 @@ constexpr std::span<const std::string_view> known_keys(std::string_view context)
   if (context == "analysis") return analysis;
   if (context == "output") return output;
   if (context == "analysis.turning_frame") return turning_frame;
+  if (context == "analysis.objective") return objective;
   if (context == "sensors[]") return sensor;
   if (context == "sensors[].frame") return sensor_frame;
   if (context == "chains[]") return chain;

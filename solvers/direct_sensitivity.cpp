@@ -42,6 +42,7 @@ DirectSensitivity::DirectSensitivity(fem::Model& model, assembly::Tableau& table
     auto& states = states_.emplace_back();
     for (std::size_t k = 0; k < difference_multiples.size(); ++k)
       states[k] = std::make_unique<CommittedState>(*p.models[k], tableau);
+    objective_.emplace_back();
     StateTangent& t = tangents_.emplace_back();
     t.nodes.assign(model.nodes.size(), NodeTangent::Zero());
     for (const auto& e : model.elements) t.histories.emplace_back(history_of(*e).size(), 0.0);
@@ -66,8 +67,28 @@ std::vector<std::string> DirectSensitivity::column_names() const {
   for (const ParameterModels& p : parameters_) {
     for (const fem::Sensor& s : model_->sensors) names.push_back(s.name + ':' + p.name);
     for (const std::string_view c : energy_column_names) names.push_back(std::string(c) + ':' + p.name);
+    if (model_->objective) names.push_back("objective:" + p.name);
   }
   return names;
+}
+
+double DirectSensitivity::objective_difference(std::size_t j, double t, bool final) const {
+  if (!model_->objective || rank_ != 0) return 0.0;
+  std::array<double, 4> g{};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const fem::Model& m = *parameters_[j].models[k];
+    const std::span<const fem::NodeState> s = states_[j][k]->states();
+    g[k] = final ? objective_final(m, s, t) : objective_integrand(m, s, t);
+  }
+  return difference(g, parameters_[j].step);
+}
+
+std::vector<double> DirectSensitivity::objective_gradient(double t) const {
+  std::vector<double> out;
+  if (!model_->objective) return out;
+  for (std::size_t j = 0; j < parameters_.size(); ++j)
+    out.push_back(objective_[j].value + objective_difference(j, t, true));
+  return out;
 }
 
 double DirectSensitivity::difference(const std::array<double, 4>& f, double step) {
@@ -131,6 +152,7 @@ void DirectSensitivity::start() {
     }
   }
   take_tangents();
+  for (std::size_t j = 0; j < parameters_.size(); ++j) objective_[j] = {0.0, objective_difference(j, 0.0, false)};
 }
 
 void DirectSensitivity::perturb(const CommittedState& base) {
@@ -202,6 +224,9 @@ void DirectSensitivity::step(const fem::TimeElement& time, const CommittedState&
     }
   }
   take_tangents();
+  // The same trapezoid as the run's integral (solvers/objective.hpp), of the integrand's derivative.
+  for (std::size_t j = 0; j < parameters_.size(); ++j)
+    objective_[j].add(time.h, objective_difference(j, time.t_end(), false));
 }
 
 std::vector<double> DirectSensitivity::row(double t) const {
@@ -218,6 +243,7 @@ std::vector<double> DirectSensitivity::row(double t) const {
     }
     for (std::size_t i = 0; i < n_sensors + energy_column_names.size(); ++i)
       out.push_back(difference({values[0][i], values[1][i], values[2][i], values[3][i]}, parameters_[j].step));
+    if (model_->objective) out.push_back(objective_[j].value + objective_difference(j, t, true));
   }
   return out;
 }
@@ -229,6 +255,8 @@ std::vector<double> DirectSensitivity::save() const {
     for (const NodeTangent& d : t.nodes) out.insert(out.end(), d.data(), d.data() + d.size());
     out.push_back(t.work.external_work);
     out.push_back(t.work.dissipated);
+    out.push_back(objective_[j].value);
+    out.push_back(objective_[j].last_integrand);
     // Under MPI each element's history lives on the ranks that keep it: gathered on rank 0 from
     // the rank that evaluates it, for each model, and differenced there (collective).
     std::array<std::vector<std::vector<double>>, 4> h;
@@ -247,11 +275,14 @@ void DirectSensitivity::restore(std::span<const double> saved) {
     if (at >= saved.size()) throw std::invalid_argument("the checkpoint's sensitivities are shorter than this model's");
     return saved[at++];
   };
-  for (StateTangent& t : tangents_) {
+  for (std::size_t j = 0; j < tangents_.size(); ++j) {
+    StateTangent& t = tangents_[j];
     for (NodeTangent& d : t.nodes)
       for (int i = 0; i < d.size(); ++i) d[i] = take();
     t.work.external_work = take();
     t.work.dissipated = take();
+    objective_[j].value = take();
+    objective_[j].last_integrand = take();
     for (std::vector<double>& h : t.histories)
       for (double& v : h) v = take();
   }

@@ -33,6 +33,7 @@
 #include "assembly/tableau.hpp"
 #include "fem/model.hpp"
 #include "solvers/committed_state.hpp"
+#include "solvers/objective.hpp"
 
 #include <petscksp.h>
 
@@ -75,7 +76,8 @@ class DirectSensitivity {
   DirectSensitivity& operator=(const DirectSensitivity&) = delete;
 
   [[nodiscard]] const std::vector<ParameterModels>& parameters() const { return parameters_; }
-  /// The columns of a row: per parameter, every sensor and then every energy column.
+  /// The columns of a row: per parameter, every sensor, every energy column, and the objective
+  /// (`objective:<p>`: its integral so far plus its final value at the row) when the model has one.
   [[nodiscard]] std::vector<std::string> column_names() const;
 
   /// The derivative of the start (t = 0): each parameter's models run their own start
@@ -89,6 +91,9 @@ class DirectSensitivity {
   /// The derivatives of the sensors and energy columns at the state after the last step (or the
   /// start) at time t, in column_names()'s order (collective: energies are summed over ranks).
   [[nodiscard]] std::vector<double> row(double t) const;
+  /// The objective's derivative per parameter at the state after the last step, at time t (rank
+  /// 0's: element sensors; empty without an objective).
+  [[nodiscard]] std::vector<double> objective_gradient(double t) const;
 
   /// The tangents, flattened for a checkpoint; a restart gives them back (same model and
   /// parameters, which the checkpoint's fingerprint ensures). Under MPI a rank holds the
@@ -102,6 +107,9 @@ class DirectSensitivity {
   void perturb(const CommittedState& base);
   /// The tangents from the perturbed models' states and histories, by difference.
   void take_tangents();
+  /// The objective's integrand (or final value) of each perturbed model of parameter j at its state
+  /// at t, differenced (rank 0; 0 elsewhere and without an objective).
+  [[nodiscard]] double objective_difference(std::size_t j, double t, bool final) const;
   /// The fourth-order difference of values at the multiples k of ε.
   [[nodiscard]] static double difference(const std::array<double, 4>& f, double step);
 
@@ -112,6 +120,8 @@ class DirectSensitivity {
   /// the same numbering, its own model's elements).
   std::vector<std::array<std::unique_ptr<CommittedState>, 4>> states_;
   std::vector<StateTangent> tangents_;
+  /// Per parameter, the derivative of the objective's integral so far and of its integrand.
+  std::vector<ObjectiveIntegral> objective_;
   assembly::MatHandle jacobian_;
   assembly::Handle<KSP, KSPDestroy> ksp_;
   int rank_ = 0;

@@ -34,6 +34,8 @@ struct IntegratorState {
   int successes = 0;    ///< step size control: converged sub-steps since the last cut or doubling
   FramesWritten written;
   double balance0 = 0.0;  ///< energy balance at t = 0, the reference of max_energy_drift
+  double objective = 0.0;            ///< the objective's integral so far (solvers/objective.hpp)
+  double objective_integrand = 0.0;  ///< its integrand at the state
   std::vector<fem::NodeState> states;
   fem::StepWork work;  ///< accumulated from t = 0
   /// Static analyses: the secant predictor's last increment per node (Δx, φ) and its size.

@@ -24,6 +24,14 @@ TimeIntegrator::TimeIntegrator(fem::Model& model, assembly::Tableau& tableau)
   MPI_Comm_rank(tableau.comm(), &rank_);
 }
 
+RunStatistics TimeIntegrator::statistics() const {
+  RunStatistics s{counters_, interrupted_, std::nullopt};
+  // Under MPI rank 0's value is the one (element sensors read histories rank 0 keeps, as for
+  // the rows); no collective here: the failures that ask for the figures may be rank 0's alone.
+  if (model_->objective && rank_ == 0) s.objective = objective_.value + objective_final(*model_, state_.states(), t_);
+  return s;
+}
+
 IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int successes) const {
   IntegratorState st;
   st.t = t;
@@ -32,6 +40,8 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.successes = successes;
   st.written = written_;
   st.balance0 = balance0_;
+  st.objective = objective_.value;
+  st.objective_integrand = objective_.last_integrand;
   state_.save(st);
   st.element_history = save_element_histories(*model_, *tableau_);  // collective
   st.counters = counters_;
@@ -54,6 +64,7 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   restore_element_histories(*model_, st.element_history);
   written_ = st.written;
   balance0_ = st.balance0;
+  objective_ = {st.objective, st.objective_integrand};
   copy_carried(st.counters, counters_);
   factorization_log_.carry_on(st.counters);
   newton_.restore_kept_jacobian(st.kept_jacobian);
@@ -157,11 +168,14 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     // step size control, same counters. Its frame is already written.
     restore(*resume);
     t = resume->t;
+    t_ = t;
     step = resume->step;
     h_cur = resume->h;
     successes = resume->successes;
   } else {
     prepare_start(u);
+    // Rank 0 alone: element sensors read histories only it keeps for certain (CommittedState).
+    if (rank_ == 0) objective_ = {0.0, objective_integrand(*model_, state_.states(), 0.0)};
     if (sensitivity_) sensitivity_->start();
     const EnergyRecord e0 = energy(0.0);
     balance0_ = e0.balance();
@@ -233,6 +247,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
       }
       state_.commit(state_.describe(time), u);
       t = (h == remaining) ? t_target : t + h;
+      t_ = t;
+      if (model_->objective && rank_ == 0) objective_.add(h, objective_integrand(*model_, state_.states(), t));
       ++counters_.steps;
       if (h_cur < a.dt && ++successes >= 4) {
         h_cur = std::min(2.0 * h_cur, a.dt);

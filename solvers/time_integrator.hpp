@@ -20,12 +20,14 @@
 #include "solvers/factorization_log.hpp"
 #include "solvers/integrator_state.hpp"
 #include "solvers/newton.hpp"
+#include "solvers/objective.hpp"
 #include "solvers/observer.hpp"
 #include "solvers/run_counters.hpp"
 #include "solvers/solver_failure.hpp"
 #include "solvers/static_equilibrium.hpp"
 
 #include <atomic>
+#include <optional>
 #include <span>
 
 namespace catena::solvers {
@@ -35,6 +37,8 @@ class DirectSensitivity;  // solvers/direct_sensitivity.hpp
 /// What a run counted, and how it ended.
 struct RunStatistics : RunCounters {
   bool interrupted = false;  ///< stopped by a signal (TimeIntegrator::run's `stop`)
+  /// The model's objective (`analysis.objective`, solvers/objective.hpp) at the time reached.
+  std::optional<double> objective;
 };
 
 class TimeIntegrator {
@@ -60,7 +64,7 @@ class TimeIntegrator {
   void set_sensitivity(DirectSensitivity* sensitivity) { sensitivity_ = sensitivity; }
 
   /// The counters so far (Newton's and the PETSc log's are brought up to date by `run`'s end).
-  [[nodiscard]] RunStatistics statistics() const { return {counters_, interrupted_}; }
+  [[nodiscard]] RunStatistics statistics() const;
   [[nodiscard]] std::span<const fem::NodeState> states() const { return state_.states(); }
   [[nodiscard]] std::span<fem::NodeState> states() { return state_.states(); }
 
@@ -103,6 +107,8 @@ class TimeIntegrator {
   StaticEquilibrium equilibrium_;
   FactorizationLog factorization_log_;
   FramesWritten written_;  ///< rows and VTK frames of the output grids so far
+  ObjectiveIntegral objective_;  ///< the objective's integral so far
+  double t_ = 0.0;               ///< the time of the committed state (for the objective's final value)
   double balance0_ = 0.0;
   DirectSensitivity* sensitivity_ = nullptr;
   int rank_ = 0;

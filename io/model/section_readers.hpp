@@ -76,6 +76,8 @@ void read_loads(ModelContext& context);
 
 // sensors.cpp
 void read_sensors(ModelContext& context);
+/// `analysis.objective` (after the sensors, whose names it uses).
+void read_objective(ModelContext& context);
 
 // analysis.cpp: the analysis and output settings.
 void read_analysis(ModelContext& context);
