@@ -235,7 +235,9 @@ void Cursor::expect_sequence(std::string_view what) const {
 void Cursor::check_keys(std::span<const std::string_view> known) const {
   std::vector<std::pair<std::string, int>> seen;  // key, 1-based line
   for (auto it = node_.begin(); it != node_.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // A copy (a handle): `it->first` lives in a proxy the iterator's operator-> returns, which
+    // ends with the statement (a reference to it dangled: AddressSanitizer, stack-use-after-scope).
+    const YAML::Node key = it->first;
     const std::string path = path_.empty() ? key.Scalar() : path_ + "." + key.Scalar();
     if (!key.IsScalar()) {
       Cursor(*source_, key, path_, key.Mark()).fail_expected("a key name");
