@@ -6,10 +6,17 @@
 #include "io/yaml_overrides.hpp"
 #include "io/yaml_schema.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+#include <yaml-cpp/yaml.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <vector>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
 
 namespace catena::io {
 
@@ -48,22 +55,61 @@ fem::Model build(Cursor root) {
   return std::move(context.model);
 }
 
+/// Where the second document of a stream begins: the position of its first node (the document's
+/// own start is its `---`, or the end of the first one).
+class SecondDocument : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> start;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    ++documents_;
+    if (documents_ == 2) document_start_ = mark;
+  }
+  void OnDocumentEnd() override {
+    if (documents_ == 2 && !start) start = document_start_;
+  }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override { node(mark); }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& mark) {
+    if (documents_ == 2 && !start) start = mark;
+  }
+  int documents_ = 0;
+  YAML::Mark document_start_ = YAML::Mark::null_mark();
+};
+
 YAML::Node load_document(const std::filesystem::path& file, const std::string& display) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec))
     throw InputError(display, 0, 0, "", "expected a model file; found a directory");
   std::ifstream in(file);
   if (!in) throw InputError(display, 0, 0, "", std::string("cannot open the model file: ") + std::strerror(errno));
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   try {
+    YAML::Node first = YAML::Load(text);
     // One document: a second one (after `---`, or text after the end marker `...`) was ignored
-    // silently, and a user editing it would see nothing change.
-    std::vector<YAML::Node> documents = YAML::LoadAll(in);
-    if (documents.size() > 1) {
-      const YAML::Mark mark = documents[1].Mark();
+    // silently, and a user editing it would see nothing change. The parser is asked for two
+    // documents, never for all: yaml-cpp 0.7's LoadAll never returns on some malformed tails
+    // (" e: 0\n," gives empty documents forever; found by tests/fuzz/model_reader_fuzz.cpp).
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    SecondDocument second;
+    if (parser.HandleNextDocument(second) && parser.HandleNextDocument(second)) {
+      const YAML::Mark mark = second.start.value_or(YAML::Mark::null_mark());
       throw InputError(display, mark.is_null() ? 0 : mark.line + 1, mark.is_null() ? 0 : mark.column + 1, "",
                        "expected one YAML document (the model); found a second one here (after '---' or '...')");
     }
-    return documents.empty() ? YAML::Node() : documents.front();
+    return first;
   } catch (const YAML::Exception& e) {
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
     const int column = e.mark.is_null() ? 0 : e.mark.column + 1;
