@@ -79,8 +79,9 @@ bool within_budget(const YAML::Node& node, double scale) {
 
 bool wanted(std::string_view text) {
   try {
-    for (const YAML::Node& document : YAML::LoadAll(std::string(text)))
-      if (!within_budget(document, 1)) return false;
+    // The first document only: the reader refuses a second one (and yaml-cpp's LoadAll can loop
+    // forever, io/model_reader.cpp says when).
+    return within_budget(YAML::Load(std::string(text)), 1);
   } catch (const YAML::Exception&) {
     // Malformed YAML is the reader's to refuse.
   }
