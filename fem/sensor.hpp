@@ -55,7 +55,7 @@ struct Sensor {
   double scale = 1.0;  ///< multiplies the value (a normalization, `scale: 1/L`, or another unit)
   /// Not empty: the value is Σ weight · value of the parts (a point between a beam's nodes or
   /// element middles, interpolated linearly), times `scale`; the fields above are then unused.
-  std::vector<WeightedSensor> parts;
+  std::vector<WeightedSensor> parts{};
 };
 
 /// One term of a Sensor's interpolation.
