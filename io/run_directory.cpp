@@ -75,8 +75,9 @@ bool is_series_file(std::string_view name) {
 
 /// Every other file Catena writes in the directory (their `.tmp` are an earlier run's leftovers).
 bool is_single_file(std::string_view name) {
-  static constexpr std::array<std::string_view, 8> names{"summary.json", "energy.csv", "sensors.csv", "modes.csv",
-                                                         "buckling.csv", "K.mtx",      "D.mtx",       "M.mtx"};
+  static constexpr std::array<std::string_view, 9> names{"summary.json", "energy.csv", "sensors.csv",
+                                                         "modes.csv",    "buckling.csv", "K.mtx",
+                                                         "D.mtx",        "M.mtx",      "mode_sensitivities.csv"};
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
