@@ -68,6 +68,7 @@ bool numbered(std::string_view name, std::string_view prefix, std::string_view s
 /// leave unwritten: fewer frames, no --sensitivity).
 bool is_series_file(std::string_view name) {
   return name == "results.pvd" || name == "scene.pvd" || name == "sensitivities.csv" ||
+         name == "mode_sensitivities.csv" ||
          numbered(name, "results_", ".vtu") ||
          numbered(name, "results_", ".pvtu") || numbered(name, "results_", ".vtu", true) ||
          numbered(name, "scene_", ".vtu") || numbered(name, "checkpoint_", ".ckpt");
@@ -75,9 +76,8 @@ bool is_series_file(std::string_view name) {
 
 /// Every other file Catena writes in the directory (their `.tmp` are an earlier run's leftovers).
 bool is_single_file(std::string_view name) {
-  static constexpr std::array<std::string_view, 9> names{"summary.json", "energy.csv", "sensors.csv",
-                                                         "modes.csv",    "buckling.csv", "K.mtx",
-                                                         "D.mtx",        "M.mtx",      "mode_sensitivities.csv"};
+  static constexpr std::array<std::string_view, 8> names{"summary.json", "energy.csv", "sensors.csv", "modes.csv",
+                                                         "buckling.csv", "K.mtx",      "D.mtx",       "M.mtx"};
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 

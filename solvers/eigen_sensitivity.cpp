@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -152,8 +153,10 @@ std::vector<std::vector<Complex>> eigenvalue_derivatives(const LinearizedAnalysi
         out[members[0]][p] = A(0, 0) / mass[c](0, 0);
         continue;
       }
-      const Eigen::ComplexEigenSolver<Eigen::MatrixXcd> reduced(mass[c].partialPivLu().solve(A), false);
-      std::vector<Complex> slopes(reduced.eigenvalues().begin(), reduced.eigenvalues().end());
+      const Eigen::MatrixXcd pencil = mass[c].partialPivLu().solve(A);  // (Ψᴴ M Φ)⁻¹ Ψᴴ (dK − μ dM) Φ
+      const Eigen::ComplexEigenSolver<Eigen::MatrixXcd> reduced(pencil, false);
+      std::vector<Complex> slopes;
+      for (Eigen::Index j = 0; j < reduced.eigenvalues().size(); ++j) slopes.push_back(reduced.eigenvalues()[j]);
       std::sort(slopes.begin(), slopes.end(), [](Complex a, Complex b) { return a.real() < b.real(); });
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]][p] = slopes[j];
     }

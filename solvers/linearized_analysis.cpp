@@ -279,7 +279,7 @@ void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, doubl
     const bool real = std::abs(ki) <= 1e-12 * std::abs(s);
     if (ki < 0.0 && !real) continue;
     if (real && kr < 0.0 && std::norm(s) > 1e-13 * omega2) continue;  // keep the growing one of a real pair
-    Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}};
+    Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}, {}, {}};
     tableau_->gather_all(xr, p.vector);
     pairs.push_back(std::move(p));
   }
