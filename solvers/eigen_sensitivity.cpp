@@ -33,7 +33,8 @@ bool same_numbering(const assembly::Tableau& a, const assembly::Tableau& b) {
 bool close(Complex a, Complex b) { return std::abs(a - b) <= repeated_gap * std::max(std::abs(a), std::abs(b)); }
 
 /// The modes' clusters of repeated eigenvalues (connected by `close`), by increasing first
-/// member; rigid modes and clusters with a partner among `others` are left out.
+/// member; rigid modes are left out, and clusters with a partner among the other converged
+/// eigenvalues or a member without its left eigenvector are empty.
 std::vector<std::vector<std::size_t>> clusters(const EigenResult& r) {
   const std::size_t n = r.modes.size();
   std::vector<std::size_t> label(n, n);
@@ -50,8 +51,8 @@ std::vector<std::vector<std::size_t>> clusters(const EigenResult& r) {
         }
     std::sort(members.begin(), members.end());
     const bool complete = std::none_of(members.begin(), members.end(), [&](std::size_t j) {
-      return std::any_of(r.other_values.begin(), r.other_values.end(),
-                         [&](Complex v) { return close(r.modes[j].mu, v); });
+      return r.modes[j].left.empty() || std::any_of(r.other_values.begin(), r.other_values.end(),
+                                                    [&](Complex v) { return close(r.modes[j].mu, v); });
     });
     out.push_back(complete ? std::move(members) : std::vector<std::size_t>{});
   }
@@ -119,7 +120,7 @@ std::vector<std::vector<Complex>> eigenvalue_derivatives(const LinearizedAnalysi
   const assembly::Tableau& base = analysis.tableau();
   std::vector<std::vector<Complex>> out(result.modes.size(), std::vector<Complex>(parameters.size(), Complex(nan, nan)));
   for (const Mode& m : result.modes)
-    if (m.right.empty() || m.left.empty())
+    if (m.right.empty())
       throw std::logic_error("eigenvalue_derivatives: the modes of a two-sided solve (LinearizedAnalysis::modes(true))");
   const auto groups = clusters(result);
   const std::vector<Eigen::MatrixXcd> mass = projections(base, analysis.mass(), result, groups);

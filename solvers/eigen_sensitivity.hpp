@@ -6,7 +6,7 @@
 ///   dμ/dp = ψᴴ (dK/dp − μ dM/dp) φ / (ψᴴ M φ),
 ///
 /// φ and ψ the right and left eigenvectors (K φ = μ M φ, ψᴴ K = μ ψᴴ M; LinearizedAnalysis::
-/// modes(true)), so K need not be symmetric (follower loads; for a symmetric pencil ψ = φ and this
+/// modes(true): ψ from the transposed pencil), so K need not be symmetric (follower loads; for a symmetric pencil ψ = φ and this
 /// is φᵀ(dK − μ dM)φ / φᵀMφ). dK/dp and dM/dp are total derivatives: the linearization point moves
 /// with p. Each parameter's model read again at p + kε (k = −2, −1, 1, 2; io/sensitivity_models.hpp)
 /// establishes its own equilibrium and is linearized there, and the scalars ψᴴ K_k φ and ψᴴ M_k φ
@@ -20,8 +20,8 @@
 /// rod) have no derivative in general (the branches split as p changes). Their cluster's
 /// derivatives are the eigenvalues of the reduced pencil (Ψᴴ (dK − μ dM) Φ, Ψᴴ M Φ), the slopes of
 /// the branches leaving μ as p increases, given to the cluster's modes in increasing order of
-/// their real parts. A cluster with a partner among the converged eigenvalues not kept, and rigid
-/// modes (μ = 0: ω = √μ has no derivative there), get NaN.
+/// their real parts. A cluster with a partner among the converged eigenvalues not kept or without
+/// a left eigenvector, and rigid modes (μ = 0: ω = √μ has no derivative there), get NaN.
 ///
 /// Quadratic problems (D ≠ 0: dampers, Coriolis and gyroscopic terms) are not differentiated.
 #include "solvers/direct_sensitivity.hpp"

@@ -43,10 +43,10 @@ void configure_shift_invert(ST st, const std::string& linear_solver, const assem
 using Pair = LinearizedAnalysis::Pair;
 
 /// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
-/// `two_sided`: also the left eigenvectors (SLEPc's two-sided Krylov-Schur, transposed solves with
-/// the same factors), and every converged pair, not only the first `nev`.
+/// `whole`: every converged pair, not only the first `nev`, each with its whole (complex) vector
+/// in Pair::right.
 std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, double target, int nev,
-                                         const std::string& linear_solver, bool two_sided = false) {
+                                         const std::string& linear_solver, bool whole = false) {
   EpsHandle eps;
   check(EPSCreate(t.comm(), eps.out()), "EPSCreate");
   check(EPSSetOperators(eps, A, B), "EPSSetOperators");
@@ -55,7 +55,6 @@ std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, dou
   check(EPSSetTarget(eps, target), "EPSSetTarget");
   check(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE), "EPSSetWhichEigenpairs");
   check(EPSSetTolerances(eps, 1e-12, 500), "EPSSetTolerances");
-  if (two_sided) check(EPSSetTwoSided(eps, PETSC_TRUE), "EPSSetTwoSided");
   ST st = nullptr;
   check(EPSGetST(eps, &st), "EPSGetST");
   configure_shift_invert(st, linear_solver, t);
@@ -74,16 +73,12 @@ std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, dou
     for (std::size_t j = 0; j < a.size(); ++j) x[j] = {a[j], b[j]};
     return x;
   };
-  for (PetscInt i = 0; i < (two_sided ? n : std::min<PetscInt>(n, nev)); ++i) {
+  for (PetscInt i = 0; i < (whole ? n : std::min<PetscInt>(n, nev)); ++i) {
     PetscScalar kr = 0.0, ki = 0.0;
     check(EPSGetEigenpair(eps, i, &kr, &ki, xr, xi), "EPSGetEigenpair");
     Pair p{{kr, ki}, {}, {}, {}};
     t.gather_all(xr, p.vector);
-    if (two_sided) {
-      p.right = gather_complex(xr, xi);
-      check(EPSGetLeftEigenvector(eps, i, xr, xi), "EPSGetLeftEigenvector");
-      p.left = gather_complex(xr, xi);
-    }
+    if (whole) p.right = gather_complex(xr, xi);
     out.push_back(std::move(p));
   }
   return out;
@@ -174,8 +169,10 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
   result.shift = a.shift > 0.0 ? a.shift : -1e-10 * omega2;
   std::vector<Pair> pairs;
   if (!result.quadratic) {
-    for (Pair& p : generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver,
-                                          two_sided)) {
+    std::vector<Pair> right =
+        generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver, two_sided);
+    if (two_sided) attach_left_eigenvectors(M, result.shift, right);
+    for (Pair& p : right) {
       if (std::abs(p.value) > spurious) continue;
       p.value = root_of_square(p.value);
       pairs.push_back(std::move(p));
@@ -247,6 +244,32 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
     result.modes.resize(static_cast<std::size_t>(a.modes));
   }
   return result;
+}
+
+void LinearizedAnalysis::attach_left_eigenvectors(Mat M, double shift, std::vector<Pair>& pairs) const {
+  // SLEPc's two-sided Krylov-Schur (EPSSetTwoSided) fails in its LAPACK trevc call on repeated
+  // eigenvalues next to a zero one (a pendulum's two swings and its free spin): the left vectors
+  // come from the transposed pencil instead, Kᵀ y = μ Mᵀ y, i.e. ψ = ȳ with ψᴴ K = μ ψᴴ M.
+  assembly::MatHandle Kt, Mt;
+  check(MatTranspose(K_, MAT_INITIAL_MATRIX, Kt.out()), "MatTranspose");
+  check(MatTranspose(M, MAT_INITIAL_MATRIX, Mt.out()), "MatTranspose");
+  std::vector<Pair> left = generalized_eigenpairs(*tableau_, Kt, Mt, shift, model_->analysis.linearized.modes,
+                                                  model_->analysis.linear_solver, true);
+  // Each right pair takes the left one of the nearest eigenvalue not yet taken, within the
+  // eigensolver's accuracy (so that each member of a cluster of repeated eigenvalues gets one of
+  // the cluster's left vectors); none: Pair::left stays empty.
+  std::vector<bool> taken(left.size(), false);
+  for (Pair& p : pairs) {
+    std::size_t best = left.size();
+    for (std::size_t j = 0; j < left.size(); ++j)
+      if (!taken[j] && std::abs(left[j].value - p.value) <= 1e-8 * std::max(std::abs(p.value), 1e-300) &&
+          (best == left.size() || std::abs(left[j].value - p.value) < std::abs(left[best].value - p.value)))
+        best = j;
+    if (best == left.size()) continue;
+    taken[best] = true;
+    p.left = std::move(left[best].right);
+    for (std::complex<double>& y : p.left) y = std::conj(y);
+  }
 }
 
 void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, double spurious,

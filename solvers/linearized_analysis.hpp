@@ -92,9 +92,10 @@ class LinearizedAnalysis {
   void establish_state();
   /// K, D, M at the current states (load factor `p`, 1 for eigen-analysis).
   void linearize(double load_factor = 1.0);
-  /// Modes of the last linearization. `two_sided`: also the left eigenvectors, μ and the other
-  /// converged eigenvalues of each mode (Mode::mu, EigenResult::other_values; twice the cost), for
-  /// K φ = ω² M φ only: throws SolverFailure for a quadratic problem (quadratic()).
+  /// Modes of the last linearization. `two_sided`: also the right and left eigenvectors and μ of
+  /// each mode and the other converged eigenvalues (Mode::mu, EigenResult::other_values; a second
+  /// solve, of the transposed pencil), for K φ = ω² M φ only: throws SolverFailure for a quadratic
+  /// problem (quadratic()). A mode whose left eigenvector was not found has Mode::left empty.
   [[nodiscard]] EigenResult modes(bool two_sided = false) const;
   /// Whether the last linearization has rate terms (D ≠ 0): its modes solve a quadratic problem
   /// (collective).
@@ -116,7 +117,7 @@ class LinearizedAnalysis {
   struct Pair {
     std::complex<double> value;
     std::vector<double> vector;
-    /// Two-sided solves: the whole right and left eigenvectors.
+    /// Two-sided solves: the whole (complex) right and left eigenvectors.
     std::vector<std::complex<double>> right, left;
   };
 
@@ -124,6 +125,9 @@ class LinearizedAnalysis {
   [[nodiscard]] fem::StepState static_context(double load_factor) const;
   /// Eigenpairs s of (K + s D + s² M) φ = 0 nearest √shift, one of each conjugate pair.
   void quadratic_eigenpairs(double shift, double omega2, double spurious, std::vector<Pair>& pairs) const;
+  /// The left eigenvectors of K φ = μ M φ for `pairs` (whole right eigenpairs), from the transposed
+  /// pencil, matched by eigenvalue.
+  void attach_left_eigenvectors(Mat M, double shift, std::vector<Pair>& pairs) const;
   /// Modes of K φ = ω² M φ (+ D when `with_damping`) for the current K, D and the given M.
   [[nodiscard]] EigenResult modes(Mat M, bool with_damping, bool two_sided = false) const;
   /// Lowest eigenvalue μ of K φ = μ B φ, rigid modes left out.
