@@ -276,6 +276,9 @@ int run_command(const RunOptions& options) {
   if (is_root()) {
     if (checkpoints && checkpoints->last_written()) summary.checkpoint = checkpoints->last_written()->string();
     if (options.restart) summary.restarted_from = options.restart->string();
+    if (sensitivity)
+      for (const solvers::ParameterModels& p : sensitivity->parameters())
+        summary.sensitivity_parameters.push_back({p.name, p.value, p.step});
     // A summary that cannot be written turns a success into an output failure.
     if (!write_summary_json_or_report(out / "summary.json", summary) && code == exit_ok) code = exit_output_failure;
     if (!options.quiet && code != exit_solver_failure && code != exit_bad_input && code != exit_output_failure) {

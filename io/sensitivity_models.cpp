@@ -78,7 +78,16 @@ std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& op
       const double value = p.value + solvers::difference_multiples[k] * p.step;
       std::vector<std::string> overrides = options.overrides;
       overrides.push_back(name + '=' + format_double(value));
-      fem::Model perturbed = read_model(options.model, overrides);
+      fem::Model perturbed = [&] {
+        try {
+          return read_model(options.model, overrides);
+        } catch (const InputError& e) {
+          throw SensitivityInputError("--sensitivity: parameter '" + name + "' cannot be changed to " +
+                                      format_double(value) + " (" + e.what() +
+                                      "): only parameters that change values, not the model's shape, can be "
+                                      "differentiated by");
+        }
+      }();
       // The command line's settings, as load_model applies them to the run's model.
       perturbed.analysis.output_every = model.analysis.output_every;
       perturbed.analysis.checkpoint_every = model.analysis.checkpoint_every;

@@ -23,10 +23,10 @@ class SensitivityInputError : public std::runtime_error {
 
 /// The relative difference step: the partials' truncation O(ε⁴) and rounding O(1e-16/ε) balance
 /// near 1e-3 (docs/sensitivity.md gives the measured error).
-inline constexpr double sensitivity_relative_step = 1e-3;
+inline constexpr double sensitivity_relative_step = 3e-3;
 
 /// Reads the perturbed models of `options.sensitivity` for the run's `model`. Throws
-/// SensitivityInputError (or InputError for a model that does not read at a perturbed value).
+/// SensitivityInputError, also for a model that does not read at a perturbed value (a count).
 [[nodiscard]] std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& options,
                                                                           const fem::Model& model);
 

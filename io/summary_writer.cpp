@@ -137,6 +137,15 @@ std::string summary_json(const SummaryData& d) {
     }
     o.add("sensor_sources", sources + '}');
   }
+  if (!d.sensitivity_parameters.empty()) {
+    std::string parameters = "{";
+    for (std::size_t i = 0; i < d.sensitivity_parameters.size(); ++i) {
+      const SummaryData::SensitivityParameter& p = d.sensitivity_parameters[i];
+      parameters += (i == 0 ? "" : ", ") + json_string(p.name) + ": {\"value\": " + json_number(p.value) +
+                    ", \"step\": " + json_number(p.step) + '}';
+    }
+    o.add("sensitivity_parameters", parameters + '}');
+  }
   return o.finish();
 }
 

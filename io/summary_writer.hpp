@@ -2,8 +2,9 @@
 /// summary.json: what a run did, in one JSON object (one key per field below, in this order,
 /// the counters by their list (solvers/run_counters.hpp), the optional `checkpoint` and
 /// `restarted_from` only when set, the counters reported at the end when set, the `extra`
-/// entries as further keys, then the objects `sensor_units`, then `analysis`, `dt`, `reactions`
-/// and the object `sensor_sources`, each when set: keys are only ever added at the end). Strings are JSON-escaped, doubles written with 17
+/// entries as further keys, then the object `sensor_units`, then `analysis`, `dt`, `reactions`,
+/// and the objects `sensor_sources` and `sensitivity_parameters`, each when set: keys are only
+/// ever added at the end). Strings are JSON-escaped, doubles written with 17
 /// significant digits, NaN and infinities as null.
 #include "fem/model.hpp"
 #include "solvers/run_counters.hpp"
@@ -52,6 +53,15 @@ struct SummaryData {
     std::string field;
   };
   std::vector<SensorSource> sensor_sources;
+  /// With `catena run --sensitivity`: each parameter with its value and the difference step of
+  /// its partial derivatives (`sensitivity_parameters`, an object: `{"EI": {"value": 14000,
+  /// "step": 42}, ...}`, last).
+  struct SensitivityParameter {
+    std::string name;
+    double value = 0.0;
+    double step = 0.0;
+  };
+  std::vector<SensitivityParameter> sensitivity_parameters;
 };
 
 /// Fills what SummaryData says about the model itself: sensor_units, analysis, dt, reactions and

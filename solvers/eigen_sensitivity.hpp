@@ -14,7 +14,8 @@
 /// fourth-order central formula (8 (f₁ − f₋₁) − (f₂ − f₋₂)) / 12ε. No eigenproblem is solved at the
 /// perturbed values: the derivative is that of the computed eigenvalue, to the eigensolver's
 /// tolerance (relative residual 1e-12) divided by the relative gap to the next eigenvalue, and
-/// the O(ε⁴) truncation and ~1e-13/ε rounding of the differences (ε = 1e-3 |p|).
+/// the O(ε⁴) truncation and ~1e-16/ε rounding of the differences (ε = 3e-3 |p|,
+/// io::sensitivity_relative_step).
 ///
 /// Repeated eigenvalues (closer than `repeated_gap` relative: the two bending planes of a round
 /// rod) have no derivative in general (the branches split as p changes). Their cluster's

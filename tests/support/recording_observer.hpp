@@ -18,9 +18,10 @@ class RecordingObserver final : public solvers::Observer {
     solvers::EnergyRecord energy;
     std::vector<double> sensors;
     std::vector<fem::NodeState> states;
+    std::vector<double> sensitivities;  ///< Frame::sensitivities (catena run --sensitivity)
   };
   void on_frame(const solvers::Frame& f) override {
-    Row r{f.t, f.energy, {}, {f.states.begin(), f.states.end()}};
+    Row r{f.t, f.energy, {}, {f.states.begin(), f.states.end()}, {f.sensitivities.begin(), f.sensitivities.end()}};
     for (const fem::Sensor& s : f.model->sensors)
       r.sensors.push_back(fem::evaluate_sensor(s, f.model->nodes, f.states, f.model->initial_state));
     rows.push_back(std::move(r));
