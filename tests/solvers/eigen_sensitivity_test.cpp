@@ -7,6 +7,7 @@
 #include "io/model_reader.hpp"
 #include "io/sensitivity_models.hpp"
 #include "solvers/eigen_sensitivity.hpp"
+#include "support/eigen_modes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,9 +19,7 @@
 namespace catena::solvers {
 namespace {
 
-std::string model_path(const std::string& name) {
-  return std::string(CATENA_SOURCE_DIR) + "/tests/solvers/models/" + name + ".yaml";
-}
+using testing::solver_model_path;
 
 std::string assignment(const std::string& name, double value) {
   std::ostringstream s;
@@ -29,14 +28,7 @@ std::string assignment(const std::string& name, double value) {
   return s.str();
 }
 
-EigenResult modes_of(const std::string& name, const std::vector<std::string>& overrides) {
-  fem::Model model = io::read_model(model_path(name), overrides);
-  elements::add_node_inertia(model);
-  LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
-  analysis.establish_state();
-  analysis.linearize();
-  return analysis.modes();
-}
+using testing::modes_of;
 
 /// A two-sided eigen-analysis and d|s|/dp of its modes, [mode][parameter], as `catena run
 /// --sensitivity` computes them.
@@ -49,7 +41,7 @@ struct Sensitivities {
 Sensitivities sensitivities_of(const std::string& name, const std::vector<std::string>& overrides,
                                const std::vector<std::string>& parameters) {
   io::RunOptions options;
-  options.model = model_path(name);
+  options.model = solver_model_path(name);
   options.overrides = overrides;
   options.sensitivity = parameters;
   fem::Model model = io::read_model(options.model, overrides);
