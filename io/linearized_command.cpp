@@ -5,15 +5,19 @@
 #include "elements/node_inertia.hpp"
 #include "fem/rotation.hpp"
 #include "io/csv_writer.hpp"
+#include "io/input_error.hpp"
 #include "io/output_directory.hpp"
+#include "io/sensitivity_models.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
+#include "solvers/eigen_sensitivity.hpp"
 #include "solvers/linearized_analysis.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <numbers>
+#include <optional>
 #include <sstream>
 
 namespace catena::io {
@@ -63,6 +67,54 @@ void write_mode_series(const fem::Model& model, const assembly::Tableau& tableau
   }
 }
 
+/// mode_sensitivities.csv: per mode, the derivatives of modes.csv's numeric columns with respect
+/// to each parameter (`<column>:<parameter>`, per unit of the parameter); NaN where there is none.
+std::string mode_sensitivities_csv(const solvers::EigenResult& r, const std::vector<solvers::ParameterModels>& parameters,
+                                   const std::vector<std::vector<std::complex<double>>>& dmu) {
+  std::ostringstream csv;
+  csv.precision(17);
+  csv << "mode";
+  for (const solvers::ParameterModels& p : parameters)
+    for (const char* column : {"frequency_hz", "natural_frequency_hz", "damping_ratio", "s_real", "s_imag"})
+      csv << ',' << column << ':' << p.name;
+  csv << '\n';
+  const double hz = 1.0 / (2.0 * std::numbers::pi);
+  for (std::size_t k = 0; k < r.modes.size(); ++k) {
+    csv << k + 1;
+    for (std::size_t p = 0; p < parameters.size(); ++p) {
+      const solvers::ModeDerivative d = solvers::mode_derivative(r.modes[k], dmu[k][p]);
+      csv << ',' << hz * d.damped_frequency << ',' << hz * d.natural_frequency << ',' << d.damping_ratio << ','
+          << d.s.real() << ',' << d.s.imag();
+    }
+    csv << '\n';
+  }
+  return csv.str();
+}
+
+/// --sensitivity of an eigen-analysis: the models at the perturbed values, with their inertia as
+/// the run's model will have it. Prints the refusal and returns nothing for bad input.
+std::optional<std::vector<solvers::ParameterModels>> read_eigen_parameter_models(const RunOptions& options,
+                                                                                 const fem::Model& model) {
+  try {
+    std::vector<solvers::ParameterModels> parameters = read_parameter_models(options, model);
+    for (solvers::ParameterModels& p : parameters)
+      for (const std::unique_ptr<fem::Model>& m : p.models) {
+        // Not part of the compared structure, but it decides the linearization point.
+        if (m->analysis.linearized.about_equilibrium != model.analysis.linearized.about_equilibrium)
+          throw SensitivityInputError("--sensitivity: parameter '" + p.name +
+                                      "' changes analysis.about: it cannot be differentiated by");
+        elements::add_node_inertia(*m);
+      }
+    return parameters;
+  } catch (const std::exception& e) {
+    if (is_root()) std::cerr << (dynamic_cast<const InputError*>(&e) || dynamic_cast<const SensitivityInputError*>(&e)
+                                     ? std::string(e.what())
+                                     : options.model.string() + ": " + e.what())
+                             << '\n';
+    return std::nullopt;
+  }
+}
+
 std::string mode_directory(std::size_t k) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "mode_%02zu", k);
@@ -76,6 +128,10 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
   SummaryData summary;
   summary.model_name = model.name;
   describe_model(model, summary);
+  // Read and checked before anything is written (the base model without its inertia elements yet,
+  // as the perturbed ones are read).
+  std::optional<std::vector<solvers::ParameterModels>> parameters = read_eigen_parameter_models(options, model);
+  if (!parameters) return exit_bad_input;
   try {
     elements::add_node_inertia(model);
     solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
@@ -88,6 +144,16 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       std::cerr << "catena: " << model.name << ": " << (buckling ? "buckling" : "eigen") << " analysis, "
                 << tableau.n_global() << " unknowns; output in " << out.string() << '\n';
     analysis.establish_state();
+    if (!buckling) {
+      analysis.linearize();
+      if (!parameters->empty() && analysis.quadratic()) {
+        if (is_root())
+          std::cerr << "catena: --sensitivity: the linearized problem is quadratic (D ≠ 0: joint dampers, a turning "
+                       "frame's Coriolis terms or spinning bodies' gyroscopic terms); eigenvalue sensitivities are "
+                       "computed for K φ = ω² M φ only (docs/sensitivity.md)\n";
+        return exit_bad_input;
+      }
+    }
     const solvers::EnergyRecord energy = analysis.energy();
     if (is_root()) {
       // The linearization state, as any run writes its frames.
@@ -99,13 +165,16 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       csv.on_frame(frame);
     }
     if (!buckling) {
-      analysis.linearize();
       if (model.analysis.linearized.export_matrices) {
         assembly::write_matrix_market(analysis.stiffness(), out / "K.mtx", tableau.comm());
         assembly::write_matrix_market(analysis.damping(), out / "D.mtx", tableau.comm());
         assembly::write_matrix_market(analysis.mass(), out / "M.mtx", tableau.comm());
       }
-      const solvers::EigenResult r = analysis.modes();
+      const solvers::EigenResult r = analysis.modes(!parameters->empty());
+      if (!parameters->empty()) {
+        const auto dmu = solvers::eigenvalue_derivatives(analysis, r, *parameters);
+        if (is_root()) replace_file_atomically(out / "mode_sensitivities.csv", mode_sensitivities_csv(r, *parameters, dmu));
+      }
       if (is_root()) {
         std::ostringstream csv;  // written whole, atomically (io/output_directory.hpp)
         csv << "mode,frequency_hz,natural_frequency_hz,damping_ratio,s_real,s_imag,kind\n";

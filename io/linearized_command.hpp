@@ -7,6 +7,10 @@
 ///   modes/mode_NN/results.pvd   each mode shape as a ParaView series over one period
 ///                  (`mode_frames` frames, TIME = fraction of the period), largest displacement
 ///                  `mode_amplitude`
+///   mode_sensitivities.csv   (--sensitivity p1,p2; eigen only) mode, then per parameter p the
+///                  derivatives frequency_hz:p, natural_frequency_hz:p, damping_ratio:p, s_real:p,
+///                  s_imag:p of modes.csv's columns (solvers/eigen_sensitivity.hpp); NaN for rigid
+///                  modes and repeated eigenvalues whose partner was not computed
 ///   buckling.csv   (buckling) load_factor, lowest_stiffness_eigenvalue [N/m] along the tracked path;
 ///                  modes/buckling_mode/ the linear buckling mode
 ///   K.mtx, D.mtx, M.mtx   (export_matrices) Matrix Market, tableau numbering (1-based)

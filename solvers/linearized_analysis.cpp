@@ -43,8 +43,10 @@ void configure_shift_invert(ST st, const std::string& linear_solver, const assem
 using Pair = LinearizedAnalysis::Pair;
 
 /// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
+/// `whole`: every converged pair, not only the first `nev`, each with its whole (complex) vector
+/// in Pair::right.
 std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, double target, int nev,
-                                         const std::string& linear_solver) {
+                                         const std::string& linear_solver, bool whole = false) {
   EpsHandle eps;
   check(EPSCreate(t.comm(), eps.out()), "EPSCreate");
   check(EPSSetOperators(eps, A, B), "EPSSetOperators");
@@ -62,11 +64,21 @@ std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, dou
   check(EPSGetConverged(eps, &n), "EPSGetConverged");
   std::vector<Pair> out;
   const assembly::VecHandle xr = t.create_vector(), xi = t.create_vector();
-  for (PetscInt i = 0; i < std::min<PetscInt>(n, nev); ++i) {
+  // A complex vector x = re + i im, gathered whole.
+  auto gather_complex = [&t](Vec re, Vec im) {
+    std::vector<double> a, b;
+    t.gather_all(re, a);
+    t.gather_all(im, b);
+    std::vector<std::complex<double>> x(a.size());
+    for (std::size_t j = 0; j < a.size(); ++j) x[j] = {a[j], b[j]};
+    return x;
+  };
+  for (PetscInt i = 0; i < (whole ? n : std::min<PetscInt>(n, nev)); ++i) {
     PetscScalar kr = 0.0, ki = 0.0;
     check(EPSGetEigenpair(eps, i, &kr, &ki, xr, xi), "EPSGetEigenpair");
-    Pair p{{kr, ki}, {}};
+    Pair p{{kr, ki}, {}, {}, {}};
     t.gather_all(xr, p.vector);
+    if (whole) p.right = gather_complex(xr, xi);
     out.push_back(std::move(p));
   }
   return out;
@@ -115,9 +127,15 @@ void LinearizedAnalysis::linearize(double load_factor) {
   tableau_->assemble_rate_matrices(s, u_, M_, D_);
 }
 
-EigenResult LinearizedAnalysis::modes() const { return modes(M_, true); }
+EigenResult LinearizedAnalysis::modes(bool two_sided) const { return modes(M_, true, two_sided); }
 
-EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
+bool LinearizedAnalysis::quadratic() const {
+  PetscReal damping_norm = 0.0;
+  check(MatNorm(D_, NORM_INFINITY, &damping_norm), "MatNorm");
+  return damping_norm > 0.0;
+}
+
+EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) const {
   const fem::LinearizedSettings& a = model_->analysis.linearized;
   EigenResult result;
 
@@ -137,9 +155,9 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   }
   MPI_Allreduce(&local, &omega2, 1, MPI_DOUBLE, MPI_MAX, tableau_->comm());
   if (!(omega2 > 0.0)) throw SolverFailure("eigen-analysis: the model has no inertia (give masses or densities)", 0.0);
-  PetscReal damping_norm = 0.0;
-  check(MatNorm(D_, NORM_INFINITY, &damping_norm), "MatNorm");
-  result.quadratic = with_damping && damping_norm > 0.0;
+  result.quadratic = with_damping && quadratic();
+  if (two_sided && result.quadratic)
+    throw SolverFailure("eigen-analysis: left eigenvectors of a quadratic problem (D ≠ 0) are not computed", 0.0);
   // Rows without inertia (constraints, multipliers) give infinite eigenvalues, in Jordan chains
   // whose rounding leaves values of any phase far above the model's spectrum (which lies below
   // about ω²_char): those are dropped.
@@ -151,7 +169,10 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
   result.shift = a.shift > 0.0 ? a.shift : -1e-10 * omega2;
   std::vector<Pair> pairs;
   if (!result.quadratic) {
-    for (Pair& p : generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver)) {
+    std::vector<Pair> right =
+        generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver, two_sided);
+    if (two_sided) attach_left_eigenvectors(M, result.shift, right);
+    for (Pair& p : right) {
       if (std::abs(p.value) > spurious) continue;
       p.value = root_of_square(p.value);
       pairs.push_back(std::move(p));
@@ -210,12 +231,45 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping) const {
       for (double& x : p.vector) x *= factor;
     }
     m.shape = std::move(p.vector);
+    m.mu = -(m.s * m.s);
+    m.right = std::move(p.right);
+    m.left = std::move(p.left);
     result.modes.push_back(std::move(m));
   }
   std::stable_sort(result.modes.begin(), result.modes.end(),
                    [](const Mode& x, const Mode& y) { return std::abs(x.s) < std::abs(y.s); });
-  if (static_cast<int>(result.modes.size()) > a.modes) result.modes.resize(static_cast<std::size_t>(a.modes));
+  if (static_cast<int>(result.modes.size()) > a.modes) {
+    for (std::size_t k = static_cast<std::size_t>(a.modes); k < result.modes.size(); ++k)
+      if (two_sided) result.other_values.push_back(result.modes[k].mu);
+    result.modes.resize(static_cast<std::size_t>(a.modes));
+  }
   return result;
+}
+
+void LinearizedAnalysis::attach_left_eigenvectors(Mat M, double shift, std::vector<Pair>& pairs) const {
+  // SLEPc's two-sided Krylov-Schur (EPSSetTwoSided) fails in its LAPACK trevc call on repeated
+  // eigenvalues next to a zero one (a pendulum's two swings and its free spin): the left vectors
+  // come from the transposed pencil instead, Kᵀ y = μ Mᵀ y, i.e. ψ = ȳ with ψᴴ K = μ ψᴴ M.
+  assembly::MatHandle Kt, Mt;
+  check(MatTranspose(K_, MAT_INITIAL_MATRIX, Kt.out()), "MatTranspose");
+  check(MatTranspose(M, MAT_INITIAL_MATRIX, Mt.out()), "MatTranspose");
+  std::vector<Pair> left = generalized_eigenpairs(*tableau_, Kt, Mt, shift, model_->analysis.linearized.modes,
+                                                  model_->analysis.linear_solver, true);
+  // Each right pair takes the left one of the nearest eigenvalue not yet taken, within the
+  // eigensolver's accuracy (so that each member of a cluster of repeated eigenvalues gets one of
+  // the cluster's left vectors); none: Pair::left stays empty.
+  std::vector<bool> taken(left.size(), false);
+  for (Pair& p : pairs) {
+    std::size_t best = left.size();
+    for (std::size_t j = 0; j < left.size(); ++j)
+      if (!taken[j] && std::abs(left[j].value - p.value) <= 1e-8 * std::max(std::abs(p.value), 1e-300) &&
+          (best == left.size() || std::abs(left[j].value - p.value) < std::abs(left[best].value - p.value)))
+        best = j;
+    if (best == left.size()) continue;
+    taken[best] = true;
+    p.left = std::move(left[best].right);
+    for (std::complex<double>& y : p.left) y = std::conj(y);
+  }
 }
 
 void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, double spurious,
@@ -248,7 +302,7 @@ void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, doubl
     const bool real = std::abs(ki) <= 1e-12 * std::abs(s);
     if (ki < 0.0 && !real) continue;
     if (real && kr < 0.0 && std::norm(s) > 1e-13 * omega2) continue;  // keep the growing one of a real pair
-    Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}};
+    Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}, {}, {}};
     tableau_->gather_all(xr, p.vector);
     pairs.push_back(std::move(p));
   }

@@ -43,12 +43,21 @@ struct Mode {
   [[nodiscard]] double natural_frequency() const { return std::abs(s); }  ///< |s| [rad/s]
   [[nodiscard]] double damped_frequency() const { return std::abs(s.imag()); }  ///< [rad/s]
   [[nodiscard]] double damping_ratio() const { return std::abs(s) > 0.0 ? -s.real() / std::abs(s) : 0.0; }
+
+  /// Two-sided solves only (LinearizedAnalysis::modes(true), for eigenvalue sensitivities): the
+  /// eigenvalue μ = −s² of K φ = μ M φ, and its right and left eigenvectors (K φ = μ M φ,
+  /// ψᴴ K = μ ψᴴ M) as the solver gave them (not normalized), global numbering.
+  std::complex<double> mu;
+  std::vector<std::complex<double>> right, left;
 };
 
 struct EigenResult {
   std::vector<Mode> modes;  ///< by increasing |s|
   double shift = 0.0;       ///< σ used for ω² [(rad/s)²]: 0, or below 0 for a singular K
   bool quadratic = false;   ///< solved as a quadratic problem (D ≠ 0)
+  /// Two-sided solves only: μ of the converged eigenpairs beyond `modes` (a kept mode's eigenvalue
+  /// may have a close partner among them).
+  std::vector<std::complex<double>> other_values;
 };
 
 struct BucklingPoint {
@@ -83,8 +92,14 @@ class LinearizedAnalysis {
   void establish_state();
   /// K, D, M at the current states (load factor `p`, 1 for eigen-analysis).
   void linearize(double load_factor = 1.0);
-  /// Modes of the last linearization.
-  [[nodiscard]] EigenResult modes() const;
+  /// Modes of the last linearization. `two_sided`: also the right and left eigenvectors and μ of
+  /// each mode and the other converged eigenvalues (Mode::mu, EigenResult::other_values; a second
+  /// solve, of the transposed pencil), for K φ = ω² M φ only: throws SolverFailure for a quadratic
+  /// problem (quadratic()). A mode whose left eigenvector was not found has Mode::left empty.
+  [[nodiscard]] EigenResult modes(bool two_sided = false) const;
+  /// Whether the last linearization has rate terms (D ≠ 0): its modes solve a quadratic problem
+  /// (collective).
+  [[nodiscard]] bool quadratic() const;
   /// Buckling of the loads: linear problem about the current state, then the tracked path.
   [[nodiscard]] BucklingResult buckling();
 
@@ -102,14 +117,19 @@ class LinearizedAnalysis {
   struct Pair {
     std::complex<double> value;
     std::vector<double> vector;
+    /// Two-sided solves: the whole (complex) right and left eigenvectors.
+    std::vector<std::complex<double>> right, left;
   };
 
  private:
   [[nodiscard]] fem::StepState static_context(double load_factor) const;
   /// Eigenpairs s of (K + s D + s² M) φ = 0 nearest √shift, one of each conjugate pair.
   void quadratic_eigenpairs(double shift, double omega2, double spurious, std::vector<Pair>& pairs) const;
+  /// The left eigenvectors of K φ = μ M φ for `pairs` (whole right eigenpairs), from the transposed
+  /// pencil, matched by eigenvalue.
+  void attach_left_eigenvectors(Mat M, double shift, std::vector<Pair>& pairs) const;
   /// Modes of K φ = ω² M φ (+ D when `with_damping`) for the current K, D and the given M.
-  [[nodiscard]] EigenResult modes(Mat M, bool with_damping) const;
+  [[nodiscard]] EigenResult modes(Mat M, bool with_damping, bool two_sided = false) const;
   /// Lowest eigenvalue μ of K φ = μ B φ, rigid modes left out.
   [[nodiscard]] double lowest_eigenvalue(Mat B) const;
 

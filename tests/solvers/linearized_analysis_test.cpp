@@ -4,6 +4,7 @@
 #include "elements/node_inertia.hpp"
 #include "io/model_reader.hpp"
 #include "solvers/linearized_analysis.hpp"
+#include "support/eigen_modes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,18 +16,7 @@ namespace {
 
 constexpr double two_pi = 2.0 * std::numbers::pi;
 
-std::string model_path(const std::string& name) {
-  return std::string(CATENA_SOURCE_DIR) + "/tests/solvers/models/" + name + ".yaml";
-}
-
-EigenResult modes_of(const std::string& name, const std::vector<std::string>& overrides = {}) {
-  fem::Model model = io::read_model(model_path(name), overrides);
-  elements::add_node_inertia(model);
-  LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
-  analysis.establish_state();
-  analysis.linearize();
-  return analysis.modes();
-}
+using testing::modes_of;
 
 /// √(EI/ρA L⁴) of the steel rods of the beam models [rad/s].
 double rod_frequency_unit() {
