@@ -65,7 +65,8 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "restart", po::value<std::string>(), "continue the run from checkpoint FILE (same model and --set)")(
       "sensitivity", po::value<std::vector<std::string>>()->composing(),
       "derivatives of every sensor and energy column with respect to these model parameters "
-      "(--sensitivity EA,m), written to sensitivities.csv (docs/sensitivity.md)")(
+      "(--sensitivity EA,m), written to sensitivities.csv; eigen-analyses: of every mode's frequency, to "
+      "mode_sensitivities.csv (docs/sensitivity.md)")(
       "quiet,q", "no progress output")(
       "threads", po::value<int>(),
       "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available, "
