@@ -119,41 +119,33 @@ std::string summary_json(const SummaryData& d) {
   if (!d.restarted_from.empty()) o.add("restarted_from", json_string(d.restarted_from));
   add_counters(o, d.counters, {solvers::Report::TrailingWhenSet});
   for (const auto& [name, value] : d.extra) o.add(name, json_number(value));
-  if (!d.sensor_units.empty()) {
-    std::string units = "{";
-    for (std::size_t i = 0; i < d.sensor_units.size(); ++i)
-      units += (i == 0 ? "" : ", ") + json_string(d.sensor_units[i].first) + ": " + json_string(d.sensor_units[i].second);
-    o.add("sensor_units", units + '}');
-  }
+  // The objects: `{"name": value, ...}` of each item's JSON value, written only when not empty.
+  const auto add_object = [&o](const char* key, const auto& items, const auto& name, const auto& value) {
+    if (items.empty()) return;
+    std::string text = "{";
+    for (const auto& item : items) text += (text.size() == 1 ? "" : ", ") + json_string(name(item)) + ": " + value(item);
+    o.add(key, text + '}');
+  };
+  add_object(
+      "sensor_units", d.sensor_units, [](const auto& u) { return u.first; },
+      [](const auto& u) { return json_string(u.second); });
   if (!d.analysis.empty()) o.add("analysis", json_string(d.analysis));
   if (d.dt > 0.0) o.add("dt", json_number(d.dt));
   if (!d.reactions.empty()) o.add("reactions", json_string(d.reactions));
-  if (!d.sensor_sources.empty()) {
-    std::string sources = "{";
-    for (std::size_t i = 0; i < d.sensor_sources.size(); ++i) {
-      const SummaryData::SensorSource& source = d.sensor_sources[i];
-      sources += (i == 0 ? "" : ", ") + json_string(source.sensor) + ": {\"element\": " + json_string(source.element) +
-                 ", \"field\": " + json_string(source.field) + '}';
-    }
-    o.add("sensor_sources", sources + '}');
-  }
-  if (!d.sensitivity_parameters.empty()) {
-    std::string parameters = "{";
-    for (std::size_t i = 0; i < d.sensitivity_parameters.size(); ++i) {
-      const SummaryData::SensitivityParameter& p = d.sensitivity_parameters[i];
-      parameters += (i == 0 ? "" : ", ") + json_string(p.name) + ": {\"value\": " + json_number(p.value) +
-                    ", \"step\": " + json_number(p.step) + '}';
-    }
-    o.add("sensitivity_parameters", parameters + '}');
-  }
+  add_object(
+      "sensor_sources", d.sensor_sources, [](const SummaryData::SensorSource& s) { return s.sensor; },
+      [](const SummaryData::SensorSource& s) {
+        return "{\"element\": " + json_string(s.element) + ", \"field\": " + json_string(s.field) + '}';
+      });
+  add_object(
+      "sensitivity_parameters", d.sensitivity_parameters, [](const SummaryData::SensitivityParameter& p) { return p.name; },
+      [](const SummaryData::SensitivityParameter& p) {
+        return "{\"value\": " + json_number(p.value) + ", \"step\": " + json_number(p.step) + '}';
+      });
   if (d.objective) o.add("objective", json_number(*d.objective));
-  if (!d.objective_gradient.empty()) {
-    std::string gradient = "{";
-    for (std::size_t i = 0; i < d.objective_gradient.size(); ++i)
-      gradient += (i == 0 ? "" : ", ") + json_string(d.objective_gradient[i].first) + ": " +
-                  json_number(d.objective_gradient[i].second);
-    o.add("objective_gradient", gradient + '}');
-  }
+  add_object(
+      "objective_gradient", d.objective_gradient, [](const auto& g) { return g.first; },
+      [](const auto& g) { return json_number(g.second); });
   return o.finish();
 }
 
