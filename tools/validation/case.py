@@ -50,11 +50,13 @@ def resolve(quantity, run):
 
 @dataclasses.dataclass
 class Run:
-    """One catena run of the case: --set overrides for both versions, then for the short or full one."""
+    """One catena run of the case: --set overrides for both versions, then for the short or full one;
+    `options`: further command-line options (`["--sensitivity", "a0,a1"]`)."""
     name: str
     sets: list = dataclasses.field(default_factory=list)
     short: list = dataclasses.field(default_factory=list)
     full: list = dataclasses.field(default_factory=list)
+    options: list = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
