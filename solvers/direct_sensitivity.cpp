@@ -18,12 +18,6 @@ namespace {
 
 using NodeTangent = Eigen::Matrix<double, 12, 1>;
 
-/// The fourth-order central difference of f at the multiples −2, −1, 1, 2 of `step`.
-template <class T>
-T central_difference(const T& f_m2, const T& f_m1, const T& f_p1, const T& f_p2, double step) {
-  return (8.0 * (f_p1 - f_m1) - (f_p2 - f_m2)) / (12.0 * step);
-}
-
 std::vector<double> history_of(const fem::Element& e) {
   std::vector<double> h;
   e.save_history(h);
@@ -91,10 +85,6 @@ std::vector<double> DirectSensitivity::objective_gradient(double t) const {
   return out;
 }
 
-double DirectSensitivity::difference(const std::array<double, 4>& f, double step) {
-  return central_difference(f[0], f[1], f[2], f[3], step);
-}
-
 void DirectSensitivity::take_tangents() {
   for (std::size_t j = 0; j < parameters_.size(); ++j) {
     const double eps = parameters_[j].step;
@@ -103,14 +93,14 @@ void DirectSensitivity::take_tangents() {
     for (std::size_t n = 0; n < t.nodes.size(); ++n) {
       const auto at = [&](std::size_t k) -> const fem::NodeState& { return s[k]->states()[n]; };
       NodeTangent& d = t.nodes[n];
-      d.segment<3>(0) = central_difference(at(0).position, at(1).position, at(2).position, at(3).position, eps);
-      d.segment<3>(3) = central_difference(at(0).velocity, at(1).velocity, at(2).velocity, at(3).velocity, eps);
+      d.segment<3>(0) = fourth_order_difference(at(0).position, at(1).position, at(2).position, at(3).position, eps);
+      d.segment<3>(3) = fourth_order_difference(at(0).velocity, at(1).velocity, at(2).velocity, at(3).velocity, eps);
       // Rotation vectors between the orientations at ±kε: odd in ε, so the same formula holds
       // (8 g₁ − g₂)/12ε with g_k = log(R(kε) R(−kε)ᵀ) ≈ 2kε dθ.
       const fem::Vec3 g1 = fem::rotation_vector(at(2).orientation * at(1).orientation.conjugate());
       const fem::Vec3 g2 = fem::rotation_vector(at(3).orientation * at(0).orientation.conjugate());
       d.segment<3>(6) = (8.0 * g1 - g2) / (12.0 * eps);
-      d.segment<3>(9) = central_difference(at(0).angular_velocity, at(1).angular_velocity, at(2).angular_velocity,
+      d.segment<3>(9) = fourth_order_difference(at(0).angular_velocity, at(1).angular_velocity, at(2).angular_velocity,
                                            at(3).angular_velocity, eps);
     }
     for (std::size_t e = 0; e < t.histories.size(); ++e) {

@@ -49,6 +49,13 @@ namespace catena::solvers {
 /// The multiples k of the difference step at which each parameter's model is read again.
 inline constexpr std::array<int, 4> difference_multiples{-2, -1, 1, 2};
 
+/// The fourth-order central difference of f at the multiples −2, −1, 1, 2 of `step` (its
+/// truncation O(step⁴)): (8 (f₁ − f₋₁) − (f₂ − f₋₂)) / 12 step. For numbers, vectors, matrices.
+template <class T>
+[[nodiscard]] auto fourth_order_difference(const T& f_m2, const T& f_m1, const T& f_p1, const T& f_p2, double step) {
+  return T((8.0 * (f_p1 - f_m1) - (f_p2 - f_m2)) / (12.0 * step));
+}
+
 /// A parameter a run is differentiated by: its name and value p, the difference step ε, and the
 /// model read again at p + kε for each k of difference_multiples (the same structure as the run's).
 struct ParameterModels {
@@ -110,8 +117,10 @@ class DirectSensitivity {
   /// The objective's integrand (or final value) of each perturbed model of parameter j at its state
   /// at t, differenced (rank 0; 0 elsewhere and without an objective).
   [[nodiscard]] double objective_difference(std::size_t j, double t, bool final) const;
-  /// The fourth-order difference of values at the multiples k of ε.
-  [[nodiscard]] static double difference(const std::array<double, 4>& f, double step);
+  /// fourth_order_difference of values at the multiples k of ε, in difference_multiples' order.
+  [[nodiscard]] static double difference(const std::array<double, 4>& f, double step) {
+    return fourth_order_difference(f[0], f[1], f[2], f[3], step);
+  }
 
   fem::Model* model_;
   assembly::Tableau* tableau_;

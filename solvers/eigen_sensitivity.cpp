@@ -139,8 +139,8 @@ std::vector<std::vector<Complex>> eigenvalue_derivatives(const LinearizedAnalysi
       K[k] = projections(perturbed.tableau(), perturbed.stiffness(), result, groups);
       M[k] = projections(perturbed.tableau(), perturbed.mass(), result, groups);
     }
-    const auto difference = [&](const auto& f, std::size_t c) -> Eigen::MatrixXcd {
-      return (8.0 * (f[2][c] - f[1][c]) - (f[3][c] - f[0][c])) / (12.0 * parameter.step);
+    const auto difference = [&](const auto& f, std::size_t c) {
+      return fourth_order_difference(f[0][c], f[1][c], f[2][c], f[3][c], parameter.step);
     };
     for (std::size_t c = 0; c < groups.size(); ++c) {
       const std::vector<std::size_t>& members = groups[c];
