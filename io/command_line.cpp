@@ -67,6 +67,10 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "derivatives of every sensor and energy column with respect to these model parameters "
       "(--sensitivity EA,m), written to sensitivities.csv; eigen-analyses: of every mode's frequency, to "
       "mode_sensitivities.csv (docs/sensitivity.md)")(
+      "gradient", po::value<std::vector<std::string>>()->composing(),
+      "the gradient of analysis.objective with respect to these model parameters by the adjoint method "
+      "(--gradient a0,a1,a2: one backward sweep for all), written to summary.json's objective_gradient "
+      "(docs/sensitivity.md)")(
       "quiet,q", "no progress output")(
       "threads", po::value<int>(),
       "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available, "
@@ -115,26 +119,30 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
     }
     options.restart = vm["restart"].as<std::string>();
   }
-  if (vm.count("sensitivity")) {
+  // --sensitivity and --gradient: parameter names separated by commas, each kept once.
+  const auto parameter_list = [&](const char* option, std::vector<std::string>& names) {
+    if (!vm.count(option)) return true;
     if (command != "run") {
-      std::cerr << "catena " << command << ": --sensitivity applies to run only\n";
-      return exit_bad_input;
+      std::cerr << "catena " << command << ": --" << option << " applies to run only\n";
+      return false;
     }
-    for (const std::string& list : vm["sensitivity"].as<std::vector<std::string>>()) {
+    for (const std::string& list : vm[option].as<std::vector<std::string>>()) {
       std::size_t from = 0;
       while (from <= list.size()) {
         const std::size_t comma = std::min(list.find(',', from), list.size());
         const std::string name = list.substr(from, comma - from);
         if (name.empty()) {
-          std::cerr << "catena run: --sensitivity '" << list << "': expected parameter names separated by commas\n";
-          return exit_bad_input;
+          std::cerr << "catena run: --" << option << " '" << list << "': expected parameter names separated by commas\n";
+          return false;
         }
-        if (std::find(options.sensitivity.begin(), options.sensitivity.end(), name) == options.sensitivity.end())
-          options.sensitivity.push_back(name);
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
         from = comma + 1;
       }
     }
-  }
+    return true;
+  };
+  if (!parameter_list("sensitivity", options.sensitivity) || !parameter_list("gradient", options.gradient))
+    return exit_bad_input;
   options.quiet = vm.count("quiet") > 0;
   if (vm.count("threads")) {
     options.threads = vm["threads"].as<int>();

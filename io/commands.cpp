@@ -14,6 +14,7 @@
 #include "io/sensitivity_models.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
+#include "solvers/adjoint_gradient.hpp"
 #include "solvers/direct_sensitivity.hpp"
 #include "solvers/time_integrator.hpp"
 
@@ -119,6 +120,11 @@ int run_command(const RunOptions& options) {
   std::optional<RunDirectoryLock> lock;
   if (!lock_output_directory(out, lock)) return exit_bad_input;
   if (model->analysis.type == fem::AnalysisType::Eigen || model->analysis.type == fem::AnalysisType::Buckling) {
+    if (!options.gradient.empty()) {
+      print_error(options.model.string() + ": --gradient: the objective of dynamic and static runs only (eigen and "
+                  "buckling analyses: --sensitivity gives every mode's derivative)");
+      return exit_bad_input;
+    }
     if (is_root()) remove_earlier_run_outputs(out);
     return run_linearized_command(options, *model, out);
   }
@@ -133,10 +139,26 @@ int run_command(const RunOptions& options) {
   // --sensitivity: the model read again at perturbed parameter values (every rank evaluates its
   // elements of each), checked before anything is written.
   std::unique_ptr<solvers::DirectSensitivity> sensitivity;
+  // --gradient: the same models, for the adjoint's partials; the run is stored for its sweep.
+  std::unique_ptr<solvers::AdjointGradient> adjoint;
   try {
     std::vector<solvers::ParameterModels> parameters = read_parameter_models(options, *model);
     if (!parameters.empty())
       sensitivity = std::make_unique<solvers::DirectSensitivity>(*model, *tableau, std::move(parameters));
+    if (!options.gradient.empty()) {
+      if (sensitivity)
+        throw SensitivityInputError("--gradient and --sensitivity: one at a time (both give summary.json's "
+                                    "objective_gradient; --sensitivity also every sensor's derivative)");
+      if (!model->objective)
+        throw SensitivityInputError("--gradient: the model has no analysis.objective to take the gradient of");
+      if (options.restart)
+        throw SensitivityInputError("--gradient cannot continue a run (--restart): its backward sweep needs every "
+                                    "time element from t = 0");
+      if (assembly::PetscSession::size() > 1)
+        throw SensitivityInputError("--gradient: one process only (--sensitivity runs under MPI)");
+      adjoint = std::make_unique<solvers::AdjointGradient>(
+          *model, *tableau, read_parameter_models(options, *model, options.gradient, "--gradient"));
+    }
   } catch (const InputError& e) {
     print_error(e.what());
     return exit_bad_input;
@@ -224,6 +246,7 @@ int run_command(const RunOptions& options) {
   try {
     solvers::TimeIntegrator integrator(*model, *tableau);
     integrator.set_sensitivity(sensitivity.get());
+    integrator.set_adjoint(adjoint.get());
     try {
       const solvers::RunStatistics stats =
           integrator.run(observers, &stop_requested, restart ? &restart->state : nullptr);
@@ -233,6 +256,15 @@ int run_command(const RunOptions& options) {
         const std::vector<double> gradient = sensitivity->objective_gradient(stats.t_reached);
         for (std::size_t j = 0; j < gradient.size(); ++j)
           summary.objective_gradient.emplace_back(sensitivity->parameters()[j].name, gradient[j]);
+      }
+      if (adjoint && !stats.interrupted) {
+        if (!options.quiet)
+          std::cerr << "catena: adjoint: sweeping back over " << adjoint->steps_recorded() << " time elements ("
+                    << solvers::format_numbers("%.3g", static_cast<double>(adjoint->bytes_stored()) / 1e6)
+                    << " MB stored)\n";
+        const std::vector<double> gradient = adjoint->gradient(integrator.states());
+        for (std::size_t j = 0; j < gradient.size(); ++j)
+          summary.objective_gradient.emplace_back(adjoint->parameters()[j].name, gradient[j]);
       }
       if (stats.interrupted) {
         const int sig = stop_signal.load();
@@ -282,8 +314,8 @@ int run_command(const RunOptions& options) {
   if (is_root()) {
     if (checkpoints && checkpoints->last_written()) summary.checkpoint = checkpoints->last_written()->string();
     if (options.restart) summary.restarted_from = options.restart->string();
-    if (sensitivity)
-      for (const solvers::ParameterModels& p : sensitivity->parameters())
+    if (sensitivity || adjoint)
+      for (const solvers::ParameterModels& p : sensitivity ? sensitivity->parameters() : adjoint->parameters())
         summary.sensitivity_parameters.push_back({p.name, p.value, p.step});
     // A summary that cannot be written turns a success into an output failure.
     if (!write_summary_json_or_report(out / "summary.json", summary) && code == exit_ok) code = exit_output_failure;

@@ -28,6 +28,8 @@ struct RunOptions {
   std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue from that checkpoint
   /// --sensitivity p1,p2: the model parameters the run is differentiated by (in order, once each).
   std::vector<std::string> sensitivity;
+  /// --gradient p1,p2: the parameters the objective's gradient is taken by, with the adjoint.
+  std::vector<std::string> gradient;
   bool quiet = false;
   int threads = 0;  ///< --threads: for the elements' stamps (0: as many as OpenMP gives, assembly::Tableau)
 };

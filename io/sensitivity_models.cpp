@@ -52,22 +52,28 @@ std::string structure_difference(const fem::Model& a, const fem::Model& b) {
 }
 
 std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& options, const fem::Model& model) {
+  return read_parameter_models(options, model, options.sensitivity, "--sensitivity");
+}
+
+std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& options, const fem::Model& model,
+                                                            const std::vector<std::string>& names,
+                                                            const std::string& option) {
   std::vector<solvers::ParameterModels> out;
-  if (options.sensitivity.empty()) return out;
+  if (names.empty()) return out;
   if (model.analysis.type == fem::AnalysisType::Buckling)
-    throw SensitivityInputError("--sensitivity: dynamic, static and eigen analyses only (the critical load "
+    throw SensitivityInputError(option + ": dynamic, static and eigen analyses only (the critical load "
                                 "factors of a buckling analysis are not differentiated yet)");
   if (model.analysis.instantaneous_reactions)
-    throw SensitivityInputError("--sensitivity: output.reactions: instantaneous is not differentiated (its "
+    throw SensitivityInputError(option + ": output.reactions: instantaneous is not differentiated (its "
                                 "reactions come from extra short steps); use the step averages (the default)");
   std::vector<std::string> declared;
   for (const auto& [name, value] : model.parameters) declared.push_back(name);
-  for (const std::string& name : options.sensitivity) {
+  for (const std::string& name : names) {
     const auto it = std::find_if(model.parameters.begin(), model.parameters.end(),
                                  [&](const auto& p) { return p.first == name; });
     if (it == model.parameters.end())
       throw SensitivityInputError(
-          "--sensitivity: '" + name + "' is not a parameter of the model" +
+          option + ": '" + name + "' is not a parameter of the model" +
           unknown_name_hint(name, declared, {.none = "the model declares no parameters (section `parameters`)",
                                              .label = "parameters"}));
     solvers::ParameterModels p;
@@ -82,7 +88,7 @@ std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& op
         try {
           return read_model(options.model, overrides);
         } catch (const InputError& e) {
-          throw SensitivityInputError("--sensitivity: parameter '" + name + "' cannot be changed to " +
+          throw SensitivityInputError(option + ": parameter '" + name + "' cannot be changed to " +
                                       format_double(value) + " (" + e.what() +
                                       "): only parameters that change values, not the model's shape, can be "
                                       "differentiated by");
@@ -92,7 +98,7 @@ std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& op
       perturbed.analysis.output_every = model.analysis.output_every;
       perturbed.analysis.checkpoint_every = model.analysis.checkpoint_every;
       if (const std::string d = structure_difference(model, perturbed); !d.empty())
-        throw SensitivityInputError("--sensitivity: parameter '" + name + "' changes the model's structure at " +
+        throw SensitivityInputError(option + ": parameter '" + name + "' changes the model's structure at " +
                                     name + " = " + format_double(value) + " (" + d +
                                     "): only parameters that change values, not the model's shape or time grid, "
                                     "can be differentiated by");

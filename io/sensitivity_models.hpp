@@ -29,6 +29,11 @@ inline constexpr double sensitivity_relative_step = 3e-3;
 /// SensitivityInputError, also for a model that does not read at a perturbed value (a count).
 [[nodiscard]] std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& options,
                                                                           const fem::Model& model);
+/// The same for the parameters `names` (--gradient's); `option` names the option in messages.
+[[nodiscard]] std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& options,
+                                                                          const fem::Model& model,
+                                                                          const std::vector<std::string>& names,
+                                                                          const std::string& option);
 
 /// The first difference in structure between `a` and `b` that a differentiation cannot cross
 /// ("the number of elements: 12, 14"), empty when there is none.

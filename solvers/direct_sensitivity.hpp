@@ -83,6 +83,13 @@ class DirectSensitivity {
   DirectSensitivity& operator=(const DirectSensitivity&) = delete;
 
   [[nodiscard]] const std::vector<ParameterModels>& parameters() const { return parameters_; }
+  /// The derivative of the state after the last step (or the start) per parameter.
+  [[nodiscard]] const std::vector<StateTangent>& tangents() const { return tangents_; }
+  /// Parameter j's model read at p + difference_multiples[k] ε, and its committed state on the
+  /// run's tableau: the adjoint (solvers/adjoint_gradient.hpp) evaluates the parameters' partial
+  /// derivatives with them once the start's derivative is taken.
+  [[nodiscard]] fem::Model& perturbed_model(std::size_t j, std::size_t k) { return *parameters_[j].models[k]; }
+  [[nodiscard]] CommittedState& perturbed_state(std::size_t j, std::size_t k) { return *states_[j][k]; }
   /// The columns of a row: per parameter, every sensor, every energy column, and the objective
   /// (`objective:<p>`: its integral so far plus its final value at the row) when the model has one.
   [[nodiscard]] std::vector<std::string> column_names() const;

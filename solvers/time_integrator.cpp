@@ -1,5 +1,6 @@
 #include "solvers/time_integrator.hpp"
 
+#include "solvers/adjoint_gradient.hpp"
 #include "solvers/direct_sensitivity.hpp"
 #include "solvers/element_histories.hpp"
 #include "solvers/consistent_start.hpp"
@@ -177,6 +178,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     // Rank 0 alone: element sensors read histories only it keeps for certain (CommittedState).
     if (rank_ == 0) objective_ = {0.0, objective_integrand(*model_, state_.states(), 0.0)};
     if (sensitivity_) sensitivity_->start();
+    if (adjoint_) adjoint_->start();
     const EnergyRecord e0 = energy(0.0);
     balance0_ = e0.balance();
     emit(0, e0, true, true);
@@ -236,15 +238,14 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
         }
         continue;
       }
-      if (sensitivity_) {
-        if (counters_.equilibrium_iterations != corrections_before)
-          throw SolverFailure(format_numbers("t = %.6g s: sensitivity: this static increment was solved by "
-                                             "pseudo-transient continuation, whose corrections are not equilibria; "
-                                             "its derivative is not computed (smaller increments: analysis.dt)",
-                                             t),
-                              t);
-        sensitivity_->step(time, state_, u);
-      }
+      if ((sensitivity_ || adjoint_) && counters_.equilibrium_iterations != corrections_before)
+        throw SolverFailure(format_numbers("t = %.6g s: sensitivity: this static increment was solved by "
+                                           "pseudo-transient continuation, whose corrections are not equilibria; "
+                                           "its derivative is not computed (smaller increments: analysis.dt)",
+                                           t),
+                            t);
+      if (sensitivity_) sensitivity_->step(time, state_, u);
+      if (adjoint_) adjoint_->record(time, state_, u);
       state_.commit(state_.describe(time), u);
       t = (h == remaining) ? t_target : t + h;
       t_ = t;

@@ -33,6 +33,7 @@
 namespace catena::solvers {
 
 class DirectSensitivity;  // solvers/direct_sensitivity.hpp
+class AdjointGradient;    // solvers/adjoint_gradient.hpp
 
 /// What a run counted, and how it ended.
 struct RunStatistics : RunCounters {
@@ -62,6 +63,9 @@ class TimeIntegrator {
   /// Carries `sensitivity` along the run (nullptr: none): its start, a derivative per converged
   /// time element, its row with every CSV row (Frame::sensitivities), its part of checkpoints.
   void set_sensitivity(DirectSensitivity* sensitivity) { sensitivity_ = sensitivity; }
+  /// Stores the run for `adjoint`'s backward sweep (nullptr: none): its start's derivative and
+  /// every converged time element (the sweep itself is AdjointGradient::gradient, after `run`).
+  void set_adjoint(AdjointGradient* adjoint) { adjoint_ = adjoint; }
 
   /// The counters so far (Newton's and the PETSc log's are brought up to date by `run`'s end).
   [[nodiscard]] RunStatistics statistics() const;
@@ -111,6 +115,7 @@ class TimeIntegrator {
   double t_ = 0.0;               ///< the time of the committed state (for the objective's final value)
   double balance0_ = 0.0;
   DirectSensitivity* sensitivity_ = nullptr;
+  AdjointGradient* adjoint_ = nullptr;
   int rank_ = 0;
 };
 
