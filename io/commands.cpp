@@ -154,8 +154,6 @@ int run_command(const RunOptions& options) {
       if (options.restart)
         throw SensitivityInputError("--gradient cannot continue a run (--restart): its backward sweep needs every "
                                     "time element from t = 0");
-      if (assembly::PetscSession::size() > 1)
-        throw SensitivityInputError("--gradient: one process only (--sensitivity runs under MPI)");
       adjoint = std::make_unique<solvers::AdjointGradient>(
           *model, *tableau, read_parameter_models(options, *model, options.gradient, "--gradient"));
     }

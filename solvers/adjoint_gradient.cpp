@@ -28,7 +28,8 @@ constexpr std::size_t node_entries = 12;
 /// does not yet show.
 constexpr double relative_step = 1e-5;
 
-std::vector<std::vector<double>> histories_of(const fem::Model& model) {
+/// Every element's history as this rank holds it (all of them in serial runs).
+std::vector<std::vector<double>> local_histories(const fem::Model& model) {
   std::vector<std::vector<double>> h(model.elements.size());
   for (std::size_t e = 0; e < model.elements.size(); ++e) model.elements[e]->save_history(h[e]);
   return h;
@@ -123,12 +124,9 @@ AdjointGradient::AdjointGradient(fem::Model& model, assembly::Tableau& tableau,
                                  std::vector<ParameterModels> parameters)
     : model_(&model), tableau_(&tableau), start_(model, tableau, std::move(parameters)), scratch_(model, tableau) {
   if (!model.objective) throw std::invalid_argument("--gradient: the model has no analysis.objective to differentiate");
-  int ranks = 1;
-  MPI_Comm_size(tableau.comm(), &ranks);
-  if (ranks != 1)
-    throw std::invalid_argument("--gradient: the adjoint runs on one process only (--sensitivity runs under MPI)");
+  MPI_Comm_size(tableau.comm(), &ranks_);
   history_offset_.push_back(node_entries * model.nodes.size());
-  for (const auto& h : histories_of(model)) history_offset_.push_back(history_offset_.back() + h.size());
+  for (const auto& h : local_histories(model)) history_offset_.push_back(history_offset_.back() + h.size());
 
   // The patterns: a node's state reaches the rows of the elements on it, its own commit and their
   // histories; a history, its element's rows and itself; an unknown, its node's commit or the
@@ -195,16 +193,40 @@ AdjointGradient::AdjointGradient(fem::Model& model, assembly::Tableau& tableau,
   KSP ksp = nullptr;
   check(KSPCreate(tableau.comm(), &ksp), "KSPCreate");
   ksp_ = assembly::Handle<KSP, KSPDestroy>(ksp);
-  // A pivoting LU that also solves with the transpose (SuperLU), whatever Newton uses.
-  configure_direct_solve(ksp_, solver_package("auto", 1));
+  // A pivoting LU that also solves with the transpose (SuperLU; MUMPS under MPI), whatever
+  // Newton uses.
+  configure_direct_solve(ksp_, solver_package("auto", ranks_));
   check(KSPSetOptionsPrefix(ksp_, "adjoint_"), "KSPSetOptionsPrefix");
   check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
 }
 
 AdjointGradient::~AdjointGradient() = default;
 
+std::vector<std::vector<double>> AdjointGradient::histories_of(const fem::Model& model) const {
+  if (ranks_ == 1) return local_histories(model);
+  // Under MPI a rank commits only the elements it keeps: every history from the rank that
+  // evaluates it, gathered on rank 0 and sent to all, so that every rank carries the same sweep.
+  std::vector<std::vector<double>> h = save_element_histories(model, *tableau_);
+  std::vector<double> flat(history_offset_.back() - history_offset_.front());
+  for (std::size_t e = 0; e < h.size(); ++e)
+    std::copy(h[e].begin(), h[e].end(), flat.begin() + static_cast<std::ptrdiff_t>(history_offset_[e] - history_offset_[0]));
+  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, tableau_->comm());
+  for (std::size_t e = 0; e < h.size(); ++e) {
+    const auto first = flat.begin() + static_cast<std::ptrdiff_t>(history_offset_[e] - history_offset_[0]);
+    h[e].assign(first, first + static_cast<std::ptrdiff_t>(history_offset_[e + 1] - history_offset_[e]));
+  }
+  return h;
+}
+
 fem::Vec3 AdjointGradient::reference_shift(const fem::Model& model, std::size_t n) const {
   return model.nodes[n].reference_position - model_->nodes[n].reference_position;
+}
+
+void AdjointGradient::set_owned(Vec x, const std::vector<double>& global) const {
+  PetscScalar* a = nullptr;
+  check(VecGetArray(x, &a), "VecGetArray");
+  std::copy_n(global.begin() + tableau_->first_owned(), tableau_->n_owned(), a);
+  check(VecRestoreArray(x, &a), "VecRestoreArray");
 }
 
 AdjointGradient::Snapshot AdjointGradient::snapshot_of(std::span<const fem::NodeState> states) const {
@@ -289,17 +311,14 @@ AdjointGradient::Snapshot AdjointGradient::evaluate(fem::Model& model, Committed
                                                     const std::vector<double>& delta, const std::vector<double>& v,
                                                     double a, std::vector<double>* residual) {
   put_state(model, scratch, step.start, delta, a);
-  PetscScalar* x = nullptr;
-  check(VecGetArray(u_, &x), "VecGetArray");
-  for (std::size_t r = 0; r < step.u.size(); ++r) x[r] = step.u[r] + (v.empty() ? 0.0 : a * v[r]);
-  check(VecRestoreArray(u_, &x), "VecRestoreArray");
+  std::vector<double> u = step.u;
+  if (!v.empty())
+    for (std::size_t r = 0; r < u.size(); ++r) u[r] += a * v[r];
+  set_owned(u_, u);
   const fem::StepState context = scratch.describe(step.time);
   if (residual) {
     tableau_->assemble_residual_of(model, context, u_, f_);
-    const PetscScalar* f = nullptr;
-    check(VecGetArrayRead(f_, &f), "VecGetArrayRead");
-    residual->assign(f, f + step.u.size());
-    check(VecRestoreArrayRead(f_, &f), "VecRestoreArrayRead");
+    tableau_->gather_all(f_, *residual);
   }
   scratch.commit(context, u_, CommittedState::Work::Leave);
   Snapshot out{{scratch.states().begin(), scratch.states().end()}, histories_of(model)};
@@ -453,13 +472,8 @@ std::vector<double> AdjointGradient::gradient(std::span<const fem::NodeState> fi
                      [&](std::size_t d, std::size_t r, double value) { rhs_values[d] += value * mu[r - n_u]; });
     // Jᵀ ν = (∂A/∂u)ᵀ μ_{n+1}, J the exact Jacobian at the converged step.
     put_state(*model_, scratch_, step.start, {}, 0.0);
-    PetscScalar* x = nullptr;
-    check(VecGetArray(u_, &x), "VecGetArray");
-    std::copy(step.u.begin(), step.u.end(), x);
-    check(VecRestoreArray(u_, &x), "VecRestoreArray");
-    check(VecGetArray(rhs, &x), "VecGetArray");
-    std::copy(rhs_values.begin(), rhs_values.end(), x);
-    check(VecRestoreArray(rhs, &x), "VecRestoreArray");
+    set_owned(u_, step.u);
+    set_owned(rhs, rhs_values);
     tableau_->assemble_jacobian(scratch_.describe(step.time), u_, jacobian_);
     check(KSPSetOperators(ksp_, jacobian_, jacobian_), "KSPSetOperators");
     const PetscErrorCode code = quietly([&] { return KSPSolveTranspose(ksp_, rhs, nu_vec); });
@@ -470,10 +484,7 @@ std::vector<double> AdjointGradient::gradient(std::span<const fem::NodeState> fi
                                          "(its derivative is not defined: a mechanism without stiffness?)",
                                          step.time.t_n),
                           step.time.t_n);
-    const PetscScalar* y = nullptr;
-    check(VecGetArrayRead(nu_vec, &y), "VecGetArrayRead");
-    std::copy(y, y + n_u, nu.begin());
-    check(VecRestoreArrayRead(nu_vec, &y), "VecRestoreArrayRead");
+    tableau_->gather_all(nu_vec, nu);
     add_parameter_partials(step, mu, nu, grad);
     // μ_n = (∂A/∂S)ᵀ μ_{n+1} − (∂R/∂S)ᵀ ν + w_n g_S(S_n)
     std::fill(mu_start.begin(), mu_start.end(), 0.0);

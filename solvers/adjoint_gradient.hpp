@@ -29,7 +29,7 @@
 /// the sweep per time element assembles and factors one Jacobian, makes one transposed solve,
 /// 4 (colours of S + colours of u) residual and commit evaluations, and per parameter 4 residuals
 /// and commits: the solves do not grow with the parameters, the evaluations do (docs/sensitivity.md
-/// compares it with the direct method's one solve per parameter and step). Serial runs only.
+/// compares it with the direct method's one solve per parameter and step).
 #include "assembly/petsc_handle.hpp"
 #include "assembly/tableau.hpp"
 #include "fem/model.hpp"
@@ -49,8 +49,10 @@ namespace catena::solvers {
 
 class AdjointGradient {
  public:
-  /// `model` and `tableau` are the run's (serial); they must outlive this. Throws
-  /// std::invalid_argument when the model has no objective.
+  /// `model` and `tableau` are the run's; they must outlive this. Throws std::invalid_argument
+  /// when the model has no objective. Under MPI every rank carries the whole sweep on gathered
+  /// vectors (the residuals, the histories, the adjoint's), the elements' evaluations and the
+  /// transposed solve (MUMPS) distributed as Newton's.
   AdjointGradient(fem::Model& model, assembly::Tableau& tableau, std::vector<ParameterModels> parameters);
   ~AdjointGradient();
   AdjointGradient(const AdjointGradient&) = delete;
@@ -133,6 +135,10 @@ class AdjointGradient {
   void add_parameter_partials(const Step& step, const std::vector<double>& mu, const std::vector<double>& nu,
                               std::vector<double>& grad);
   [[nodiscard]] Snapshot snapshot_of(std::span<const fem::NodeState> states) const;
+  /// Every element's history, the same on every rank (collective under MPI).
+  [[nodiscard]] std::vector<std::vector<double>> histories_of(const fem::Model& model) const;
+  /// The owned entries of the distributed `x` from a vector in global numbering.
+  void set_owned(Vec x, const std::vector<double>& global) const;
   /// Node n's reference position in `model` (a parameter's) less the run's. The adjoint's state
   /// holds positions as displacements from the reference, so that a parameter's partials at a
   /// fixed state move the nodes with their reference: a length parameter then does not strain
@@ -157,6 +163,7 @@ class AdjointGradient {
   assembly::VecHandle u_, f_;
   assembly::MatHandle jacobian_;
   assembly::Handle<KSP, KSPDestroy> ksp_;
+  int ranks_ = 1;
 };
 
 }  // namespace catena::solvers
