@@ -151,11 +151,16 @@ int run_command(const RunOptions& options) {
                                     "objective_gradient; --sensitivity also every sensor's derivative)");
       if (!model->objective)
         throw SensitivityInputError("--gradient: the model has no analysis.objective to take the gradient of");
-      if (options.restart)
-        throw SensitivityInputError("--gradient cannot continue a run (--restart): its backward sweep needs every "
-                                    "time element from t = 0");
       adjoint = std::make_unique<solvers::AdjointGradient>(
           *model, *tableau, read_parameter_models(options, *model, options.gradient, "--gradient"));
+      // A continued run replays the time elements before its checkpoint from the same file.
+      adjoint->set_model_source([&options] {
+        std::optional<fem::Model> again = load_model(options, false);
+        if (!again)
+          throw std::runtime_error(options.model.string() + ": cannot be read again to replay the run before its "
+                                   "checkpoint (--gradient)");
+        return std::move(*again);
+      });
     }
   } catch (const InputError& e) {
     print_error(e.what());

@@ -5,8 +5,10 @@
 #include "solvers/newton.hpp"
 #include "solvers/objective.hpp"
 #include "solvers/solver_failure.hpp"
+#include "solvers/time_integrator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -80,6 +82,21 @@ Incidence incidence_of(const fem::Model& model, const fem::DofMap& map) {
 
 /// Greedy colouring of the columns' intersection graph: a column takes the first colour none of
 /// whose columns shares one of its rows.
+/// Stops a replayed run after a nominal step: the integrator tests its stop flag after each step
+/// and stops after the next, so the flag is set at the step before (rank 0 hears the progress;
+/// the integrator makes every rank agree).
+class StopAfterStep : public Observer {
+ public:
+  StopAfterStep(std::atomic<bool>& stop, long step) : stop_(&stop), step_(step) {}
+  void on_progress(const Progress& p) override {
+    if (p.step + 1 >= step_) stop_->store(true);
+  }
+
+ private:
+  std::atomic<bool>* stop_;
+  long step_;
+};
+
 std::vector<std::vector<std::size_t>> colour_columns(const std::vector<std::vector<std::size_t>>& rows,
                                                      std::size_t n_rows) {
   std::vector<std::vector<std::size_t>> colours;
@@ -202,20 +219,24 @@ AdjointGradient::AdjointGradient(fem::Model& model, assembly::Tableau& tableau,
 
 AdjointGradient::~AdjointGradient() = default;
 
-std::vector<std::vector<double>> AdjointGradient::histories_of(const fem::Model& model) const {
+std::vector<std::vector<double>> AdjointGradient::histories_of(const fem::Model& model, const assembly::Tableau& tableau) const {
   if (ranks_ == 1) return local_histories(model);
   // Under MPI a rank commits only the elements it keeps: every history from the rank that
   // evaluates it, gathered on rank 0 and sent to all, so that every rank carries the same sweep.
-  std::vector<std::vector<double>> h = save_element_histories(model, *tableau_);
+  std::vector<std::vector<double>> h = save_element_histories(model, tableau);
   std::vector<double> flat(history_offset_.back() - history_offset_.front());
   for (std::size_t e = 0; e < h.size(); ++e)
     std::copy(h[e].begin(), h[e].end(), flat.begin() + static_cast<std::ptrdiff_t>(history_offset_[e] - history_offset_[0]));
-  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, tableau_->comm());
+  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, tableau.comm());
   for (std::size_t e = 0; e < h.size(); ++e) {
     const auto first = flat.begin() + static_cast<std::ptrdiff_t>(history_offset_[e] - history_offset_[0]);
     h[e].assign(first, first + static_cast<std::ptrdiff_t>(history_offset_[e + 1] - history_offset_[e]));
   }
   return h;
+}
+
+std::vector<std::vector<double>> AdjointGradient::histories_of(const fem::Model& model) const {
+  return histories_of(model, *tableau_);
 }
 
 fem::Vec3 AdjointGradient::reference_shift(const fem::Model& model, std::size_t n) const {
@@ -233,10 +254,34 @@ AdjointGradient::Snapshot AdjointGradient::snapshot_of(std::span<const fem::Node
   return {{states.begin(), states.end()}, histories_of(*model_)};
 }
 
-void AdjointGradient::record(const fem::TimeElement& time, const CommittedState& state, Vec u) {
-  Step s{time, snapshot_of(state.states()), {}};
-  tableau_->gather_all(u, s.u);
+void AdjointGradient::record(const fem::Model& model, assembly::Tableau& tableau, const fem::TimeElement& time,
+                             const CommittedState& state, Vec u) {
+  Step s{time, {{state.states().begin(), state.states().end()}, histories_of(model, tableau)}, {}};
+  tableau.gather_all(u, s.u);
   steps_.push_back(std::move(s));
+}
+
+void AdjointGradient::resume(const IntegratorState& resume) {
+  if (!model_source_)
+    throw std::invalid_argument("--gradient: a continued run needs the model file to replay the time elements before "
+                                "its checkpoint");
+  // The time elements before the checkpoint: the run from t = 0 again, recorded, stopped after the
+  // checkpoint's nominal step. A restart continues bit for bit, so this is the interrupted run's
+  // own trajectory (checked by its count of time elements).
+  std::vector<Step> after = std::move(steps_);
+  steps_.clear();
+  fem::Model model = model_source_();
+  assembly::Tableau tableau(model, tableau_->comm());
+  TimeIntegrator replay(model, tableau);
+  replay.set_adjoint(this);
+  std::atomic<bool> stop(resume.step <= 1);
+  StopAfterStep observer(stop, resume.step);
+  replay.run(observer, &stop);
+  if (static_cast<long>(steps_.size()) != resume.counters.steps)
+    throw std::runtime_error("--gradient: the run replayed up to the checkpoint took " + std::to_string(steps_.size()) +
+                             " time elements, the checkpoint says " + std::to_string(resume.counters.steps) +
+                             " (another model or settings?)");
+  for (Step& s : after) steps_.push_back(std::move(s));
 }
 
 std::size_t AdjointGradient::bytes_stored() const {

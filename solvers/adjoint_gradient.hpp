@@ -35,11 +35,13 @@
 #include "fem/model.hpp"
 #include "solvers/committed_state.hpp"
 #include "solvers/direct_sensitivity.hpp"
+#include "solvers/integrator_state.hpp"
 
 #include <petscksp.h>
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -62,9 +64,16 @@ class AdjointGradient {
 
   /// At the start (t = 0), after the run's own start: dS_0/dp of each parameter (collective).
   void start() { start_.start(); }
-  /// Stores the time element `time` Newton converged on from the committed `state` (before its
-  /// commit) with the unknowns `u`.
-  void record(const fem::TimeElement& time, const CommittedState& state, Vec u);
+  /// Stores the time element `time` Newton converged on from the committed `state` of `model`
+  /// (before its commit) with the unknowns `u` (collective).
+  void record(const fem::Model& model, assembly::Tableau& tableau, const fem::TimeElement& time,
+              const CommittedState& state, Vec u);
+  /// Where a continued run's model comes from again: the same file and settings (commands.cpp).
+  void set_model_source(std::function<fem::Model()> source) { model_source_ = std::move(source); }
+  /// A run continued from `resume` (a checkpoint): the time elements before it are replayed from
+  /// t = 0 on a model of `set_model_source` and recorded first (collective). Throws
+  /// std::runtime_error when the replay does not take the checkpoint's count of time elements.
+  void resume(const IntegratorState& resume);
   /// Bytes the stored time elements hold.
   [[nodiscard]] std::size_t bytes_stored() const;
 
@@ -136,6 +145,8 @@ class AdjointGradient {
                               std::vector<double>& grad);
   [[nodiscard]] Snapshot snapshot_of(std::span<const fem::NodeState> states) const;
   /// Every element's history, the same on every rank (collective under MPI).
+  [[nodiscard]] std::vector<std::vector<double>> histories_of(const fem::Model& model,
+                                                              const assembly::Tableau& tableau) const;
   [[nodiscard]] std::vector<std::vector<double>> histories_of(const fem::Model& model) const;
   /// The owned entries of the distributed `x` from a vector in global numbering.
   void set_owned(Vec x, const std::vector<double>& global) const;
@@ -164,6 +175,7 @@ class AdjointGradient {
   assembly::MatHandle jacobian_;
   assembly::Handle<KSP, KSPDestroy> ksp_;
   int ranks_ = 1;
+  std::function<fem::Model()> model_source_;
 };
 
 }  // namespace catena::solvers

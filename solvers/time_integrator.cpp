@@ -168,6 +168,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     // Continue between two nominal steps exactly where the checkpoint left off: same state, same
     // step size control, same counters. Its frame is already written.
     restore(*resume);
+    if (adjoint_) adjoint_->resume(*resume);
     t = resume->t;
     t_ = t;
     step = resume->step;
@@ -245,7 +246,7 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
                                            t),
                             t);
       if (sensitivity_) sensitivity_->step(time, state_, u);
-      if (adjoint_) adjoint_->record(time, state_, u);
+      if (adjoint_) adjoint_->record(*model_, *tableau_, time, state_, u);
       state_.commit(state_.describe(time), u);
       t = (h == remaining) ? t_target : t + h;
       t_ = t;

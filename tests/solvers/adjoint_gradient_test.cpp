@@ -200,6 +200,17 @@ TEST(AdjointGradient, CommandLineWritesTheGradientAndRefusesWhatItCannotDo) {
   };
   const std::vector<double> a = gradient("adjoint"), d = gradient("direct");
   for (std::size_t j = 0; j < 2; ++j) EXPECT_NEAR(a[j], d[j], 1e-7 * std::abs(d[j]));
+  // Continued from a checkpoint: the time elements before it are replayed from t = 0, and the
+  // gradient is the uninterrupted run's, bit for bit.
+  const testing::CliResult checkpointed =
+      testing::run_cli({"run", model, "--out", out("restart"), "--set", "analysis.t_end=0.2", "--checkpoint-every",
+                        "15", "--gradient", "a0,a1"});
+  ASSERT_EQ(checkpointed.code, 0) << checkpointed.output;
+  const testing::CliResult continued =
+      testing::run_cli({"run", model, "--out", out("restart"), "--set", "analysis.t_end=0.2", "--checkpoint-every",
+                        "15", "--gradient", "a0,a1", "--restart", out("restart") + "/checkpoint_000015.ckpt"});
+  ASSERT_EQ(continued.code, 0) << continued.output;
+  EXPECT_EQ(gradient("restart"), a);
   // Refused with exit 2 before anything is written: no objective, both methods at once, a name
   // the model does not declare.
   const struct {
