@@ -54,9 +54,6 @@ std::string structure_difference(const fem::Model& a, const fem::Model& b) {
 std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& options, const fem::Model& model) {
   std::vector<solvers::ParameterModels> out;
   if (options.sensitivity.empty()) return out;
-  if (model.analysis.type == fem::AnalysisType::Buckling)
-    throw SensitivityInputError("--sensitivity: dynamic, static and eigen analyses only (the critical load "
-                                "factors of a buckling analysis are not differentiated yet)");
   if (model.analysis.instantaneous_reactions)
     throw SensitivityInputError("--sensitivity: output.reactions: instantaneous is not differentiated (its "
                                 "reactions come from extra short steps); use the step averages (the default)");
