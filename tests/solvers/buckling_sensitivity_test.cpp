@@ -43,16 +43,9 @@ struct Critical {
 
 Critical critical_of(const std::string& path, const std::vector<std::string>& overrides,
                      const std::vector<std::string>& parameters) {
-  io::RunOptions options;
-  options.model = path;
-  options.overrides = overrides;
-  options.sensitivity = parameters;
-  fem::Model model = io::read_model(path, overrides);
-  std::vector<ParameterModels> perturbed = io::read_parameter_models(options, model);
-  for (ParameterModels& p : perturbed)
-    for (auto& m : p.models) elements::add_node_inertia(*m);
-  elements::add_node_inertia(model);
-  LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
+  testing::SensitivityModels models = testing::sensitivity_models(path, overrides, parameters);
+  std::vector<ParameterModels>& perturbed = models.perturbed;
+  LinearizedAnalysis analysis(models.model, PETSC_COMM_WORLD);
   analysis.establish_state();
   Critical c{analysis.buckling(true), {}, {}};
   c.derivatives = critical_factor_derivatives(analysis, c.result, perturbed);
