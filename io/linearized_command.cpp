@@ -91,8 +91,23 @@ std::string mode_sensitivities_csv(const solvers::EigenResult& r, const std::vec
   return csv.str();
 }
 
-/// --sensitivity of an eigen-analysis: the models at the perturbed values, with their inertia as
-/// the run's model will have it. Prints the refusal and returns nothing for bad input.
+/// buckling_sensitivities.csv: the derivatives of summary.json's critical_load_factor_linear with
+/// respect to each parameter (`critical_load_factor_linear:<parameter>`, per unit of the
+/// parameter), one row; NaN where there is none.
+std::string buckling_sensitivities_csv(const std::vector<solvers::ParameterModels>& parameters,
+                                       const std::vector<double>& derivatives) {
+  std::ostringstream csv;
+  csv.precision(17);
+  for (std::size_t p = 0; p < parameters.size(); ++p)
+    csv << (p ? "," : "") << "critical_load_factor_linear:" << parameters[p].name;
+  csv << '\n';
+  for (std::size_t p = 0; p < parameters.size(); ++p) csv << (p ? "," : "") << derivatives[p];
+  csv << '\n';
+  return csv.str();
+}
+
+/// --sensitivity of an eigen or buckling analysis: the models at the perturbed values, with their
+/// inertia as the run's model will have it. Prints the refusal and returns nothing for bad input.
 std::optional<std::vector<solvers::ParameterModels>> read_eigen_parameter_models(const RunOptions& options,
                                                                                  const fem::Model& model) {
   try {
@@ -103,6 +118,10 @@ std::optional<std::vector<solvers::ParameterModels>> read_eigen_parameter_models
         if (m->analysis.linearized.about_equilibrium != model.analysis.linearized.about_equilibrium)
           throw SensitivityInputError("--sensitivity: parameter '" + p.name +
                                       "' changes analysis.about: it cannot be differentiated by");
+        // The point the linear buckling problem is about, and its difference step.
+        if (m->analysis.linearized.preload != model.analysis.linearized.preload)
+          throw SensitivityInputError("--sensitivity: parameter '" + p.name +
+                                      "' changes analysis.preload: it cannot be differentiated by");
         elements::add_node_inertia(*m);
       }
     return parameters;
@@ -197,7 +216,11 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
         replace_file_atomically(out / "modes.csv", csv.str());
       }
     } else {
-      const solvers::BucklingResult r = analysis.buckling();
+      const solvers::BucklingResult r = analysis.buckling(!parameters->empty());
+      if (!parameters->empty()) {
+        const std::vector<double> d = solvers::critical_factor_derivatives(analysis, r, *parameters);
+        if (is_root()) replace_file_atomically(out / "buckling_sensitivities.csv", buckling_sensitivities_csv(*parameters, d));
+      }
       summary.extra.emplace_back("preload", r.preload);
       summary.extra.emplace_back("critical_load_factor_linear", r.linear_factor);
       summary.extra.emplace_back("critical_load_factor_tracked", r.tracked_factor);

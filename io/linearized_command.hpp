@@ -7,12 +7,15 @@
 ///   modes/mode_NN/results.pvd   each mode shape as a ParaView series over one period
 ///                  (`mode_frames` frames, TIME = fraction of the period), largest displacement
 ///                  `mode_amplitude`
-///   mode_sensitivities.csv   (--sensitivity p1,p2; eigen only) mode, then per parameter p the
+///   mode_sensitivities.csv   (--sensitivity p1,p2; eigen) mode, then per parameter p the
 ///                  derivatives frequency_hz:p, natural_frequency_hz:p, damping_ratio:p, s_real:p,
 ///                  s_imag:p of modes.csv's columns (solvers/eigen_sensitivity.hpp); NaN for rigid
 ///                  modes and repeated eigenvalues whose partner was not computed
 ///   buckling.csv   (buckling) load_factor, lowest_stiffness_eigenvalue [N/m] along the tracked path;
 ///                  modes/buckling_mode/ the linear buckling mode
+///   buckling_sensitivities.csv   (--sensitivity p1,p2; buckling) one row: per parameter p,
+///                  critical_load_factor_linear:p, the derivative of the linear critical factor
+///                  (solvers/eigen_sensitivity.hpp); NaN where it has none
 ///   K.mtx, D.mtx, M.mtx   (export_matrices) Matrix Market, tableau numbering (1-based)
 ///   summary.json   as for other runs, with the frequencies or critical load factors as extras
 #include "fem/model.hpp"

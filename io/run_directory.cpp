@@ -68,7 +68,7 @@ bool numbered(std::string_view name, std::string_view prefix, std::string_view s
 /// leave unwritten: fewer frames, no --sensitivity).
 bool is_series_file(std::string_view name) {
   return name == "results.pvd" || name == "scene.pvd" || name == "sensitivities.csv" ||
-         name == "mode_sensitivities.csv" ||
+         name == "mode_sensitivities.csv" || name == "buckling_sensitivities.csv" ||
          numbered(name, "results_", ".vtu") ||
          numbered(name, "results_", ".pvtu") || numbered(name, "results_", ".vtu", true) ||
          numbered(name, "scene_", ".vtu") || numbered(name, "checkpoint_", ".ckpt");

@@ -60,9 +60,6 @@ std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& op
                                                             const std::string& option) {
   std::vector<solvers::ParameterModels> out;
   if (names.empty()) return out;
-  if (model.analysis.type == fem::AnalysisType::Buckling)
-    throw SensitivityInputError(option + ": dynamic, static and eigen analyses only (the critical load "
-                                "factors of a buckling analysis are not differentiated yet)");
   if (model.analysis.instantaneous_reactions)
     throw SensitivityInputError(option + ": output.reactions: instantaneous is not differentiated (its "
                                 "reactions come from extra short steps); use the step averages (the default)");

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace catena::solvers {
 
@@ -113,31 +115,31 @@ std::vector<Eigen::MatrixXcd> projections(const assembly::Tableau& t, Mat A, con
   return out;
 }
 
-}  // namespace
-
-std::vector<std::vector<Complex>> eigenvalue_derivatives(const LinearizedAnalysis& analysis, const EigenResult& result,
-                                                          std::span<ParameterModels> parameters) {
-  const assembly::Tableau& base = analysis.tableau();
-  std::vector<std::vector<Complex>> out(result.modes.size(), std::vector<Complex>(parameters.size(), Complex(nan, nan)));
-  for (const Mode& m : result.modes)
-    if (m.right.empty())
-      throw std::logic_error("eigenvalue_derivatives: the modes of a two-sided solve (LinearizedAnalysis::modes(true))");
-  const auto groups = clusters(result);
-  const std::vector<Eigen::MatrixXcd> mass = projections(base, analysis.mass(), result, groups);
+/// dλ/dp, [pair][parameter], of the pencil A φ = λ B φ whose eigenpairs (λ = Mode::mu, right and
+/// left eigenvectors) are `pairs` and whose B at the base point is `B`: ψᴴ (dA − λ dB) φ / ψᴴ B φ,
+/// clusters by their reduced pencil. `pencil_of` brings a perturbed model's analysis to its
+/// linearization point and gives its (A, B).
+std::vector<std::vector<Complex>> pencil_derivatives(
+    const assembly::Tableau& base, Mat B, const EigenResult& pairs, std::span<ParameterModels> parameters,
+    const std::function<std::pair<Mat, Mat>(LinearizedAnalysis&)>& pencil_of) {
+  std::vector<std::vector<Complex>> out(pairs.modes.size(), std::vector<Complex>(parameters.size(), Complex(nan, nan)));
+  for (const Mode& m : pairs.modes)
+    if (m.right.empty()) throw std::logic_error("eigenvalue derivatives: the eigenpairs of a two-sided solve");
+  const auto groups = clusters(pairs);
+  const std::vector<Eigen::MatrixXcd> metric = projections(base, B, pairs, groups);
 
   for (std::size_t p = 0; p < parameters.size(); ++p) {
     ParameterModels& parameter = parameters[p];
-    // Per multiple k: ψᴴ K_k φ and ψᴴ M_k φ of each cluster.
-    std::array<std::vector<Eigen::MatrixXcd>, difference_multiples.size()> K, M;
+    // Per multiple k: ψᴴ A_k φ and ψᴴ B_k φ of each cluster.
+    std::array<std::vector<Eigen::MatrixXcd>, difference_multiples.size()> A_k, B_k;
     for (std::size_t k = 0; k < difference_multiples.size(); ++k) {
       LinearizedAnalysis perturbed(*parameter.models[k], base.comm());
       if (!same_numbering(base, perturbed.tableau()))
         throw std::runtime_error("--sensitivity: parameter '" + parameter.name +
                                  "' changes the numbering of the unknowns; it cannot be differentiated by");
-      perturbed.establish_state();
-      perturbed.linearize();
-      K[k] = projections(perturbed.tableau(), perturbed.stiffness(), result, groups);
-      M[k] = projections(perturbed.tableau(), perturbed.mass(), result, groups);
+      const auto [A, B_perturbed] = pencil_of(perturbed);
+      A_k[k] = projections(perturbed.tableau(), A, pairs, groups);
+      B_k[k] = projections(perturbed.tableau(), B_perturbed, pairs, groups);
     }
     const auto difference = [&](const auto& f, std::size_t c) {
       return fourth_order_difference(f[0][c], f[1][c], f[2][c], f[3][c], parameter.step);
@@ -145,22 +147,60 @@ std::vector<std::vector<Complex>> eigenvalue_derivatives(const LinearizedAnalysi
     for (std::size_t c = 0; c < groups.size(); ++c) {
       const std::vector<std::size_t>& members = groups[c];
       if (members.empty()) continue;
-      const Eigen::MatrixXcd dK = difference(K, c), dM = difference(M, c);
-      // (dK − μ dM) Φ column by column: each column's own μ (equal within the cluster's gap).
-      Eigen::MatrixXcd A(dK.rows(), dK.cols());
-      for (Eigen::Index j = 0; j < A.cols(); ++j)
-        A.col(j) = dK.col(j) - result.modes[members[static_cast<std::size_t>(j)]].mu * dM.col(j);
+      const Eigen::MatrixXcd dA = difference(A_k, c), dB = difference(B_k, c);
+      // (dA − λ dB) Φ column by column: each column's own λ (equal within the cluster's gap).
+      Eigen::MatrixXcd R(dA.rows(), dA.cols());
+      for (Eigen::Index j = 0; j < R.cols(); ++j)
+        R.col(j) = dA.col(j) - pairs.modes[members[static_cast<std::size_t>(j)]].mu * dB.col(j);
       if (members.size() == 1) {
-        out[members[0]][p] = A(0, 0) / mass[c](0, 0);
+        out[members[0]][p] = R(0, 0) / metric[c](0, 0);
         continue;
       }
-      const Eigen::MatrixXcd pencil = mass[c].partialPivLu().solve(A);  // (Ψᴴ M Φ)⁻¹ Ψᴴ (dK − μ dM) Φ
+      const Eigen::MatrixXcd pencil = metric[c].partialPivLu().solve(R);  // (Ψᴴ B Φ)⁻¹ Ψᴴ (dA − λ dB) Φ
       const Eigen::ComplexEigenSolver<Eigen::MatrixXcd> reduced(pencil, false);
       std::vector<Complex> slopes;
       for (Eigen::Index j = 0; j < reduced.eigenvalues().size(); ++j) slopes.push_back(reduced.eigenvalues()[j]);
       std::sort(slopes.begin(), slopes.end(), [](Complex a, Complex b) { return a.real() < b.real(); });
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]][p] = slopes[j];
     }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<Complex>> eigenvalue_derivatives(const LinearizedAnalysis& analysis, const EigenResult& result,
+                                                          std::span<ParameterModels> parameters) {
+  return pencil_derivatives(analysis.tableau(), analysis.mass(), result, parameters, [](LinearizedAnalysis& a) {
+    a.establish_state();
+    a.linearize();
+    return std::pair{a.stiffness(), a.mass()};
+  });
+}
+
+std::vector<double> critical_factor_derivatives(const LinearizedAnalysis& analysis, const BucklingResult& result,
+                                                std::span<ParameterModels> parameters) {
+  const EigenResult& pairs = result.linear_pairs;
+  std::vector<double> out(parameters.size(), nan);
+  if (result.linear_index >= pairs.modes.size()) return out;  // no critical factor
+  const auto slopes = pencil_derivatives(analysis.tableau(), analysis.buckling_stiffness_rate(), pairs, parameters,
+                                         [](LinearizedAnalysis& a) {
+                                           a.establish_state();
+                                           a.form_buckling_pencil();
+                                           return std::pair{a.buckling_stiffness(), a.buckling_stiffness_rate()};
+                                         });
+  // The reported factor is the lowest of its cluster: as p increases, the branch of the smallest
+  // slope. A slope off the real axis (a non-symmetric pencil's cluster turning complex) is none.
+  const Complex critical = pairs.modes[result.linear_index].mu;
+  for (std::size_t p = 0; p < parameters.size(); ++p) {
+    Complex lowest(std::numeric_limits<double>::infinity(), 0.0);
+    for (std::size_t j = 0; j < pairs.modes.size(); ++j)
+      if (j == result.linear_index || close(pairs.modes[j].mu, critical)) {
+        const Complex slope = slopes[j][p];
+        if (std::isnan(slope.real()) || slope.real() < lowest.real()) lowest = slope;
+      }
+    const double scale = std::max(std::abs(lowest), result.linear_factor / std::max(std::abs(parameters[p].value), parameters[p].step));
+    out[p] = std::abs(lowest.imag()) <= 1e-6 * scale ? lowest.real() : nan;
   }
   return out;
 }

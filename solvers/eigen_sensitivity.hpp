@@ -1,7 +1,7 @@
 #pragma once
-/// Eigenvalue sensitivities of an eigen-analysis (docs/sensitivity.md, "Eigen-analyses"): the
-/// derivative of each mode's eigenvalue μ = −s² (ω² for an undamped mode) of K φ = μ M φ with
-/// respect to named model parameters,
+/// Eigenvalue sensitivities of an eigen-analysis (docs/sensitivity.md, "Eigen-analyses") and of a
+/// buckling analysis's critical load factor (below): the derivative of each mode's eigenvalue
+/// μ = −s² (ω² for an undamped mode) of K φ = μ M φ with respect to named model parameters,
 ///
 ///   dμ/dp = ψᴴ (dK/dp − μ dM/dp) φ / (ψᴴ M φ),
 ///
@@ -25,6 +25,24 @@
 /// a left eigenvector, and rigid modes (μ = 0: ω = √μ has no derivative there), get NaN.
 ///
 /// Quadratic problems (D ≠ 0: dampers, Coriolis and gyroscopic terms) are not differentiated.
+///
+/// Critical load factors of a buckling analysis (docs/sensitivity.md, "Buckling analyses"): the
+/// linear problem about the preload p₀ is (K(p₀) + Λ K₁) φ = 0 with K₁ = (K(p₀ + δ) − K(p₀ − δ)) / 2δ,
+/// K(λ) the stiffness at the equilibrium under λ times the loads (LinearizedAnalysis::
+/// form_buckling_pencil), written A φ = Λ B φ, A = K(p₀), B = −K₁, and the reported factor is
+/// λ_cr = p₀ + Λ for the smallest real Λ > 0. Differentiating A φ = Λ B φ and multiplying by ψᴴ
+/// (ψᴴ A = Λ ψᴴ B) leaves the same formula as above,
+///
+///   dλ_cr/dp = dΛ/dp = ψᴴ (dA/dp − Λ dB/dp) φ / (ψᴴ B φ) = −ψᴴ (dK(p₀)/dp + Λ dK₁/dp) φ / (ψᴴ K₁ φ),
+///
+/// the preload fixed (a parameter that changes it is refused). dA/dp and dB/dp are total: each
+/// perturbed model solves its own equilibria at p₀, p₀ − δ and p₀ + δ and forms its own pencil, so
+/// the pre-buckling state's change with p (its prestress) is included, and the derivative is that
+/// of the computed λ_cr, K₁'s O(δ²) difference error and all. A repeated critical factor (a round
+/// shaft's two planes) is the lowest of its cluster: its derivative for increasing p is the
+/// smallest slope of the cluster's reduced pencil (the derivative where the cluster does not
+/// split), NaN where that slope is not real or the cluster is incomplete. The tracked factor (a
+/// root of the lowest stiffness eigenvalue along the path) is not differentiated.
 #include "solvers/direct_sensitivity.hpp"
 #include "solvers/linearized_analysis.hpp"
 
@@ -44,6 +62,13 @@ inline constexpr double repeated_gap = 1e-6;
 /// differs, SolverFailure when its equilibrium is not found.
 [[nodiscard]] std::vector<std::vector<std::complex<double>>> eigenvalue_derivatives(
     const LinearizedAnalysis& analysis, const EigenResult& result, std::span<ParameterModels> parameters);
+
+/// dλ_cr/dp per parameter of `result.linear_factor` (analysis.buckling(true), the analysis's
+/// pencil still the one of that call), NaN where there is none (see above). Collective. Throws as
+/// eigenvalue_derivatives.
+[[nodiscard]] std::vector<double> critical_factor_derivatives(const LinearizedAnalysis& analysis,
+                                                              const BucklingResult& result,
+                                                              std::span<ParameterModels> parameters);
 
 /// The derivatives of a mode's modes.csv quantities from dμ/dp (per unit of p): ds = −dμ / 2s.
 struct ModeDerivative {

@@ -91,6 +91,9 @@ std::complex<double> root_of_square(std::complex<double> mu) {
   return {std::abs(s.real()), 0.0};
 }
 
+/// δ of the linear buckling problem's difference about the preload p.
+double buckling_step(double p) { return 1e-2 * std::max(1.0, std::abs(p)); }
+
 }  // namespace
 
 LinearizedAnalysis::LinearizedAnalysis(fem::Model& model, MPI_Comm comm) : model_(&model) {
@@ -171,7 +174,7 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
   if (!result.quadratic) {
     std::vector<Pair> right =
         generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver, two_sided);
-    if (two_sided) attach_left_eigenvectors(M, result.shift, right);
+    if (two_sided) attach_left_eigenvectors(K_, M, result.shift, a.modes, right);
     for (Pair& p : right) {
       if (std::abs(p.value) > spurious) continue;
       p.value = root_of_square(p.value);
@@ -246,15 +249,16 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
   return result;
 }
 
-void LinearizedAnalysis::attach_left_eigenvectors(Mat M, double shift, std::vector<Pair>& pairs) const {
+void LinearizedAnalysis::attach_left_eigenvectors(Mat A, Mat B, double target, int nev,
+                                                  std::vector<Pair>& pairs) const {
   // SLEPc's two-sided Krylov-Schur (EPSSetTwoSided) fails in its LAPACK trevc call on repeated
   // eigenvalues next to a zero one (a pendulum's two swings and its free spin): the left vectors
-  // come from the transposed pencil instead, Kᵀ y = μ Mᵀ y, i.e. ψ = ȳ with ψᴴ K = μ ψᴴ M.
-  assembly::MatHandle Kt, Mt;
-  check(MatTranspose(K_, MAT_INITIAL_MATRIX, Kt.out()), "MatTranspose");
-  check(MatTranspose(M, MAT_INITIAL_MATRIX, Mt.out()), "MatTranspose");
-  std::vector<Pair> left = generalized_eigenpairs(*tableau_, Kt, Mt, shift, model_->analysis.linearized.modes,
-                                                  model_->analysis.linear_solver, true);
+  // come from the transposed pencil instead, Aᵀ y = μ Bᵀ y, i.e. ψ = ȳ with ψᴴ A = μ ψᴴ B.
+  assembly::MatHandle At, Bt;
+  check(MatTranspose(A, MAT_INITIAL_MATRIX, At.out()), "MatTranspose");
+  check(MatTranspose(B, MAT_INITIAL_MATRIX, Bt.out()), "MatTranspose");
+  std::vector<Pair> left =
+      generalized_eigenpairs(*tableau_, At, Bt, target, nev, model_->analysis.linear_solver, true);
   // Each right pair takes the left one of the nearest eigenvalue not yet taken, within the
   // eigensolver's accuracy (so that each member of a cluster of repeated eigenvalues gets one of
   // the cluster's left vectors); none: Pair::left stays empty.
@@ -317,35 +321,58 @@ double LinearizedAnalysis::lowest_eigenvalue(Mat metric) const {
   return lowest;
 }
 
-BucklingResult LinearizedAnalysis::buckling() {
+void LinearizedAnalysis::form_buckling_pencil() {
+  // A = K(p), B = −K₁, K₁ = dK/dp by central differences of the equilibria at p ± δ: the
+  // geometric stiffness is a small part of K (δ must be large enough for it to rise above the
+  // round-off of K), and K(p) bends away from linear in p where the pre-buckling state rotates (a
+  // twisted shaft), which a one-sided difference would see.
+  const double p = load_factor_;
+  const double delta = buckling_step(p);
+  linearize(p);
+  check(MatDuplicate(K_, MAT_COPY_VALUES, buckling_A_.out()), "MatDuplicate");
+  equilibrium_->solve(u_, p, p - delta);
+  linearize(p - delta);
+  check(MatDuplicate(K_, MAT_COPY_VALUES, buckling_B_.out()), "MatDuplicate");
+  equilibrium_->solve(u_, p - delta, p + delta);
+  linearize(p + delta);
+  check(MatAXPY(buckling_B_, -1.0, K_, SAME_NONZERO_PATTERN), "MatAXPY");  // K(p − δ) − K(p + δ)
+  check(MatScale(buckling_B_, 0.5 / delta), "MatScale");
+}
+
+BucklingResult LinearizedAnalysis::buckling(bool two_sided) {
   const fem::LinearizedSettings& a = model_->analysis.linearized;
   BucklingResult out;
   out.preload = load_factor_;
 
-  // Linear buckling about the preload p: (K(p) + Λ K₁) φ = 0, K₁ = dK/dp by central differences
-  // of the equilibria at p ± δ: the geometric stiffness is a small part of K (δ must be large
-  // enough for it to rise above the round-off of K), and K(p) bends away from linear in p where
-  // the pre-buckling state rotates (a twisted shaft), which a one-sided difference would see.
+  // Linear buckling about the preload p: (K(p) + Λ K₁) φ = 0, i.e. A φ = Λ B φ.
   const double p = load_factor_;
-  const double delta = 1e-2 * std::max(1.0, std::abs(p));
-  linearize(p);
-  assembly::MatHandle Kp, minus_K1;
-  check(MatDuplicate(K_, MAT_COPY_VALUES, Kp.out()), "MatDuplicate");
-  equilibrium_->solve(u_, p, p - delta);
-  linearize(p - delta);
-  check(MatDuplicate(K_, MAT_COPY_VALUES, minus_K1.out()), "MatDuplicate");
-  equilibrium_->solve(u_, p - delta, p + delta);
-  linearize(p + delta);
-  check(MatAXPY(minus_K1, -1.0, K_, SAME_NONZERO_PATTERN), "MatAXPY");  // K(p − δ) − K(p + δ)
-  check(MatScale(minus_K1, 0.5 / delta), "MatScale");
+  const double delta = buckling_step(p);
+  form_buckling_pencil();
+  const int nev = std::max(4, a.modes);
+  std::vector<Pair> pairs = generalized_eigenpairs(*tableau_, buckling_A_, buckling_B_, 0.0, nev,
+                                                   model_->analysis.linear_solver, two_sided);
+  if (two_sided) attach_left_eigenvectors(buckling_A_, buckling_B_, 0.0, nev, pairs);
   out.linear_factor = nan;
-  for (const Pair& pair : generalized_eigenpairs(*tableau_, Kp, minus_K1, 0.0, std::max(4, a.modes),
-                                                 model_->analysis.linear_solver)) {
+  std::size_t critical = pairs.size();
+  // The critical one among the first `nev` (a two-sided solve has all converged pairs).
+  for (std::size_t i = 0; i < std::min(pairs.size(), static_cast<std::size_t>(nev)); ++i) {
+    const Pair& pair = pairs[i];
     const double lambda = pair.value.real();
     if (std::abs(pair.value.imag()) > 1e-9 * std::abs(lambda) || !(lambda > 0.0)) continue;
     if (std::isnan(out.linear_factor) || lambda < out.linear_factor - p) {
       out.linear_factor = p + lambda;
       out.linear_shape = pair.vector;
+      critical = i;
+    }
+  }
+  if (two_sided) {
+    out.linear_index = critical;
+    for (Pair& pair : pairs) {
+      Mode m;
+      m.mu = pair.value;
+      m.right = std::move(pair.right);
+      m.left = std::move(pair.left);
+      out.linear_pairs.modes.push_back(std::move(m));
     }
   }
 

@@ -77,6 +77,13 @@ struct BucklingResult {
   /// Where the tracked lowest eigenvalue crosses zero (secant refinement between the path's
   /// points); NaN when it does not up to load_factor_max.
   double tracked_factor = 0.0;
+  /// Two-sided solves only (buckling(true), for critical-load sensitivities): every converged
+  /// eigenpair of the linear problem A φ = Λ B φ (LinearizedAnalysis::buckling_stiffness(),
+  /// buckling_stiffness_rate()) as a Mode with Mode::mu = Λ (from the preload) and its right and
+  /// left eigenvectors (s, kind and shape unused); `linear_index` the one reported as
+  /// linear_factor = preload + Λ (linear_pairs.modes.size() when there is none).
+  EigenResult linear_pairs;
+  std::size_t linear_index = 0;
 };
 
 class LinearizedAnalysis {
@@ -101,7 +108,15 @@ class LinearizedAnalysis {
   /// (collective).
   [[nodiscard]] bool quadratic() const;
   /// Buckling of the loads: linear problem about the current state, then the tracked path.
-  [[nodiscard]] BucklingResult buckling();
+  /// `two_sided`: also the linear problem's eigenpairs with their left eigenvectors
+  /// (BucklingResult::linear_pairs; a second solve, of the transposed pencil).
+  [[nodiscard]] BucklingResult buckling(bool two_sided = false);
+  /// The linear buckling problem about the current state (load factor p, after establish_state):
+  /// A φ = Λ B φ with A = K(p) and B = −dK/dλ, this by central differences of the equilibria at
+  /// p ± δ, δ = 10⁻² max(1, p). Leaves the states at p + δ. buckling() forms it first.
+  void form_buckling_pencil();
+  [[nodiscard]] Mat buckling_stiffness() const { return buckling_A_; }       ///< A = K(p)
+  [[nodiscard]] Mat buckling_stiffness_rate() const { return buckling_B_; }  ///< B = −dK/dλ
 
   [[nodiscard]] Mat stiffness() const { return K_; }
   [[nodiscard]] Mat damping() const { return D_; }
@@ -125,9 +140,9 @@ class LinearizedAnalysis {
   [[nodiscard]] fem::StepState static_context(double load_factor) const;
   /// Eigenpairs s of (K + s D + s² M) φ = 0 nearest √shift, one of each conjugate pair.
   void quadratic_eigenpairs(double shift, double omega2, double spurious, std::vector<Pair>& pairs) const;
-  /// The left eigenvectors of K φ = μ M φ for `pairs` (whole right eigenpairs), from the transposed
-  /// pencil, matched by eigenvalue.
-  void attach_left_eigenvectors(Mat M, double shift, std::vector<Pair>& pairs) const;
+  /// The left eigenvectors of A φ = μ B φ for `pairs` (whole right eigenpairs, `nev` asked near
+  /// `target`), from the transposed pencil, matched by eigenvalue.
+  void attach_left_eigenvectors(Mat A, Mat B, double target, int nev, std::vector<Pair>& pairs) const;
   /// Modes of K φ = ω² M φ (+ D when `with_damping`) for the current K, D and the given M.
   [[nodiscard]] EigenResult modes(Mat M, bool with_damping, bool two_sided = false) const;
   /// Lowest eigenvalue μ of K φ = μ B φ, rigid modes left out.
@@ -141,6 +156,7 @@ class LinearizedAnalysis {
   std::unique_ptr<StaticEquilibrium> equilibrium_;  ///< the linearization point's and the buckling path's
   assembly::VecHandle u_;
   assembly::MatHandle K_, D_, M_;
+  assembly::MatHandle buckling_A_, buckling_B_;  ///< the last form_buckling_pencil's
   double load_factor_ = 0.0;  ///< of the current states
 };
 

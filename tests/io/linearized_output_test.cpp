@@ -1,5 +1,5 @@
 // `catena run` for eigen and buckling analyses: the files users script against (modes.csv, the
-// mode series, the Matrix Market export, buckling.csv, summary.json), read back and checked
+// mode series, the Matrix Market export, buckling.csv, the sensitivities, summary.json), read back and checked
 // against the physics they carry.
 #include "support/test_files.hpp"
 
@@ -210,8 +210,34 @@ TEST(EigenOutput, SensitivityRefusals) {
     EXPECT_FALSE(fs::exists(out / "modes.csv"));
     EXPECT_FALSE(fs::exists(out / "results.pvd"));
   };
-  // A parameter that changes the number of elements; a damper (quadratic problem); buckling.
+  // A parameter that changes the number of elements; a damper (quadratic problem); a buckling
+  // analysis's preload.
   refused(models / "sensitivity_cantilever.yaml", "--set n=1000 --sensitivity n", "changes the model's structure");
   refused(models / "damped_pendulum_modes.yaml", "--sensitivity c", "quadratic");
-  refused(source_dir / "cases" / "buckling-lateral" / "model.yaml", "--sensitivity E", "buckling");
+  refused(models / "buckling_column.yaml", "--set analysis.preload=P/4000 --sensitivity P", "analysis.preload");
+}
+
+TEST(BucklingOutput, CriticalLoadSensitivities) {
+  // The Euler column, whose discrete critical factor is proportional to EI / L²
+  // (tests/solvers/models/buckling_column.yaml; tests/solvers/buckling_sensitivity_test.cpp
+  // checks it against whole-run differences).
+  const catena::testing::ScratchDirectory scratch;
+  const fs::path out = scratch.path() / "out";
+  const std::string model = (source_dir / "tests" / "solvers" / "models" / "buckling_column.yaml").string();
+  ASSERT_EQ(run_catena("run " + model + " --out " + out.string() + " --quiet --sensitivity EI,L"), 0);
+  const auto rows = read_csv(out / "buckling_sensitivities.csv");
+  ASSERT_EQ(rows.size(), 2U);
+  ASSERT_EQ(rows[0].size(), 2U);
+  EXPECT_EQ(rows[0][0], "critical_load_factor_linear:EI");
+  EXPECT_EQ(rows[0][1], "critical_load_factor_linear:L");
+  std::ifstream in(out / "summary.json");
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = json.find("\"critical_load_factor_linear\":");
+  ASSERT_NE(at, std::string::npos);
+  const double lambda = std::stod(json.substr(json.find(':', at) + 1));
+  EXPECT_NEAR(std::stod(rows[1][0]) / (lambda / 1000), 1.0, 1e-7);
+  EXPECT_NEAR(std::stod(rows[1][1]) / (-2 * lambda / 1), 1.0, 1e-6);
+  // A run without --sensitivity in the same folder leaves no stale derivatives.
+  ASSERT_EQ(run_catena("run " + model + " --out " + out.string() + " --quiet"), 0);
+  EXPECT_FALSE(fs::exists(out / "buckling_sensitivities.csv"));
 }

@@ -63,7 +63,7 @@ TEST(RunDirectory, CatenaNamesAreTheOnlyOnesClearedAsEarlierOutputs) {
   using catena::io::is_earlier_run_output;
   for (const char* name : {"results_00000.vtu", "results_00012.pvtu", "results_00012_1.vtu", "scene_00003.vtu",
                            "checkpoint_000120.ckpt", "results.pvd", "scene.pvd", "sensitivities.csv", "mode_sensitivities.csv",
-                           "results.pvd.tmp",
+                           "buckling_sensitivities.csv", "results.pvd.tmp",
                            "summary.json.tmp", "energy.csv.tmp", "results_00004.vtu.tmp", "checkpoint_000010.ckpt.tmp"})
     EXPECT_TRUE(is_earlier_run_output(name)) << name;
   for (const char* name : {"results_best.vtu", "results_.vtu", "results_0001_.vtu", "results_1_2_3.vtu", "notes.txt",

@@ -40,16 +40,9 @@ struct Sensitivities {
 
 Sensitivities sensitivities_of(const std::string& name, const std::vector<std::string>& overrides,
                                const std::vector<std::string>& parameters) {
-  io::RunOptions options;
-  options.model = solver_model_path(name);
-  options.overrides = overrides;
-  options.sensitivity = parameters;
-  fem::Model model = io::read_model(options.model, overrides);
-  std::vector<ParameterModels> perturbed = io::read_parameter_models(options, model);
-  for (ParameterModels& p : perturbed)
-    for (auto& m : p.models) elements::add_node_inertia(*m);
-  elements::add_node_inertia(model);
-  LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
+  testing::SensitivityModels models = testing::sensitivity_models(solver_model_path(name), overrides, parameters);
+  std::vector<ParameterModels>& perturbed = models.perturbed;
+  LinearizedAnalysis analysis(models.model, PETSC_COMM_WORLD);
   analysis.establish_state();
   analysis.linearize();
   Sensitivities s{analysis.modes(true), {}, {}};

@@ -3,6 +3,7 @@
 // eigen-analysis (inertia merged into NodeInertia elements, the state established, linearized).
 #include "elements/node_inertia.hpp"
 #include "io/model_reader.hpp"
+#include "io/sensitivity_models.hpp"
 #include "solvers/linearized_analysis.hpp"
 
 #include <string>
@@ -21,6 +22,27 @@ inline solvers::EigenResult modes_of(const std::string& name, const std::vector<
   analysis.establish_state();
   analysis.linearize();
   return analysis.modes();
+}
+
+/// A linearized analysis's model and the models `catena run --sensitivity` reads for `parameters`,
+/// all with their inertia merged as the run's are.
+struct SensitivityModels {
+  fem::Model model;
+  std::vector<solvers::ParameterModels> perturbed;
+};
+
+inline SensitivityModels sensitivity_models(const std::string& path, const std::vector<std::string>& overrides,
+                                            const std::vector<std::string>& parameters) {
+  io::RunOptions options;
+  options.model = path;
+  options.overrides = overrides;
+  options.sensitivity = parameters;
+  SensitivityModels out{io::read_model(path, overrides), {}};
+  out.perturbed = io::read_parameter_models(options, out.model);
+  for (solvers::ParameterModels& p : out.perturbed)
+    for (auto& m : p.models) elements::add_node_inertia(*m);
+  elements::add_node_inertia(out.model);
+  return out;
 }
 
 }  // namespace catena::testing
