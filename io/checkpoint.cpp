@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <type_traits>
 #include <vector>
@@ -21,7 +23,9 @@ constexpr std::string_view magic = "catena-checkpoint";
 // 2: linear solves among the counters, the kept Jacobian, VTK frames apart from rows;
 // 3: the nodes' axes at the kept Jacobian's iterate, its aging
 // 4: whether LU without pivoting failed earlier in the run (lu_pivoting)
-constexpr int format_version = 6;
+// 5, 6: the objective, the sensitivities
+// 7: a checksum of the whole text; the fingerprint covers the model file's document
+constexpr int format_version = 7;
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {
@@ -124,8 +128,11 @@ void for_each_carried_counter(Visitor&& visit) {
 
 }  // namespace
 
-ModelFingerprint fingerprint(const fem::Model& model, long n_unknowns) {
+ModelFingerprint fingerprint(const fem::Model& model, long n_unknowns, std::string_view document) {
   std::string d = "model " + model.name + "\n";
+  d += "document ";
+  d += document;
+  d += '\n';
   for (std::size_t i = 0; i < model.nodes.size(); ++i) {
     const fem::Node& n = model.nodes[i];
     d += "node " + n.name + ' ' + std::to_string(static_cast<int>(n.kind));
@@ -150,7 +157,7 @@ ModelFingerprint fingerprint(const fem::Model& model, long n_unknowns) {
   d += "analysis " + std::to_string(static_cast<int>(model.analysis.type)) + ' ' +
        std::to_string(static_cast<int>(model.analysis.scheme)) + ' ' + hex(model.analysis.dt) + '\n';
   return ModelFingerprint{model.name, n_unknowns, static_cast<long>(model.nodes.size()),
-                          static_cast<long>(model.elements.size()), fnv1a(d)};
+                          static_cast<long>(model.elements.size()), fnv1a(d), model.analysis.dt};
 }
 
 std::string checkpoint_text(const Checkpoint& c) {
@@ -209,17 +216,56 @@ std::string checkpoint_text(const Checkpoint& c) {
   o << ' ' << s.sensitivity.size() << '\n';
   for (std::size_t i = 0; i < s.sensitivity.size(); ++i) o << hex(s.sensitivity[i]) << ((i + 1) % 8 == 0 ? '\n' : ' ');
   if (s.sensitivity.size() % 8 != 0) o << '\n';
-  o << "end\n";
-  return o.str();
+  // A checksum of everything above: a changed digit anywhere is refused, never continued from.
+  const std::string body = o.str();
+  return body + "checksum " + hex64(fnv1a(body)) + "\nend\n";
 }
 
 void write_checkpoint(const fs::path& file, const Checkpoint& checkpoint) {
   replace_file_atomically(file, checkpoint_text(checkpoint));
 }
 
+namespace {
+
+/// The values a run can have: a checkpoint whose checksum holds but whose numbers no run writes
+/// (a negative step, a NaN time, a non-unit quaternion: edited by hand and the checksum redone)
+/// is refused too.
+void check_plausible(const Checkpoint& c, const Reader& r) {
+  const solvers::IntegratorState& s = c.state;
+  const auto finite = [](double v) { return std::isfinite(v); };
+  if (!finite(s.t) || s.t < 0.0) r.fail("t = " + std::to_string(s.t) + ": a time must be finite and not negative");
+  if (s.step < 1) r.fail("step " + std::to_string(s.step) + ": checkpoints are written after a step, from step 1");
+  if (!finite(s.h) || s.h <= 0.0) r.fail("h = " + std::to_string(s.h) + ": the step size must be finite and positive");
+  if (s.successes < 0) r.fail("a negative count of successes");
+  const solvers::FramesWritten& w = s.written;
+  if (w.frames < 1 || w.vtk_frames < 1 || w.last_frame_step < 0 || w.last_frame_step > s.step ||
+      w.last_vtk_frame_step < 0 || w.last_vtk_frame_step > s.step || !finite(w.last_frame_t) ||
+      !finite(w.last_vtk_frame_t) || w.last_frame_t > s.t || w.last_vtk_frame_t > s.t)
+    r.fail("the counts of rows and frames written do not fit step " + std::to_string(s.step) + " at t = " +
+           std::to_string(s.t));
+  if (s.counters.steps < s.step)
+    r.fail(std::to_string(s.counters.steps) + " time elements for " + std::to_string(s.step) + " nominal steps");
+  if (!finite(s.balance0) || !finite(s.work.external_work) || !finite(s.work.dissipated) || !finite(s.objective))
+    r.fail("a balance, work or objective that is not finite");
+  for (std::size_t i = 0; i < s.states.size(); ++i) {
+    const fem::NodeState& n = s.states[i];
+    const fem::Quaternion& q = n.orientation;
+    if (!n.position.allFinite() || !n.velocity.allFinite() || !n.angular_velocity.allFinite() ||
+        !q.coeffs().allFinite() || std::abs(q.norm() - 1.0) > 1e-9)
+      r.fail("node " + std::to_string(i) + ": a state that is not finite or an orientation that is not a unit "
+             "quaternion");
+  }
+}
+
+}  // namespace
+
 Checkpoint read_checkpoint(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw CheckpointError(file.string() + ": cannot open the checkpoint");
+  std::ifstream file_in(file, std::ios::binary);
+  if (!file_in) throw CheckpointError(file.string() + ": cannot open the checkpoint");
+  const std::string text{std::istreambuf_iterator<char>(file_in), std::istreambuf_iterator<char>()};
+  // The checksum line and `end` close the file; the checksum covers everything before them.
+  const std::size_t at = text.rfind("\nchecksum ");
+  std::istringstream in(at == std::string::npos ? text : text.substr(0, at + 1));
   Reader r(file, in);
   Checkpoint c;
   solvers::IntegratorState& s = c.state;
@@ -333,7 +379,16 @@ Checkpoint read_checkpoint(const fs::path& file) {
   if (n_derivatives < 0) r.fail("negative derivative count");
   s.sensitivity.resize(static_cast<std::size_t>(n_derivatives));
   r.reals(s.sensitivity, static_cast<int>(n_derivatives), "a derivative");
-  r.keyword("end");
+  if (std::string extra; in >> extra) r.fail("unexpected '" + extra + "' before the checksum");
+  if (at == std::string::npos) r.fail("it ends before its checksum (truncated?)");
+  std::istringstream tail(text.substr(at + 1));
+  std::string keyword, sum, end, extra;
+  tail >> keyword >> sum >> end;
+  if (end != "end" || (tail >> extra)) r.fail("it does not end with its checksum and 'end' (truncated or appended to?)");
+  if (sum != hex64(fnv1a(std::string_view(text).substr(0, at + 1))))
+    r.fail("its checksum does not match its contents (changed after it was written: a flipped digit, an edit, a "
+           "disk error); continue from another checkpoint");
+  check_plausible(c, r);
   return c;
 }
 
@@ -349,9 +404,16 @@ void check_same_model(const Checkpoint& checkpoint, const ModelFingerprint& curr
                           ", not by this " + describe(current) + "; restart with the model that wrote it");
   if (saved.hash != current.hash)
     throw CheckpointError(file.string() + ": this checkpoint was written by " + describe(saved) +
-                          " as it was then; the model has changed since (nodes, initial state, elements, supports, "
-                          "gravity, analysis type, integrator or dt differ; fingerprint " + hex64(saved.hash) +
-                          ", now " + hex64(current.hash) + "); restart with the model that wrote it");
+                          " as it was then; the model has changed since (a parameter, a load, a law, a node, an "
+                          "element, a support, gravity or an analysis setting other than t_end and output_every "
+                          "differs, in the file or a --set; fingerprint " + hex64(saved.hash) + ", now " +
+                          hex64(current.hash) + "); restart with the model and --set options that wrote it");
+  // A checkpoint is written between nominal steps, at t = step · dt exactly.
+  const solvers::IntegratorState& s = checkpoint.state;
+  if (current.dt > 0.0 && std::abs(s.t - static_cast<double>(s.step) * current.dt) > 1e-9 * std::max(s.t, current.dt))
+    throw CheckpointError(file.string() + ": not a readable Catena checkpoint: t = " + std::to_string(s.t) +
+                          " s is not step " + std::to_string(s.step) + " times dt = " + std::to_string(current.dt) +
+                          " s");
 }
 
 CheckpointWriter::CheckpointWriter(fs::path directory, ModelFingerprint model)

@@ -9,7 +9,7 @@
 /// the model that wrote it. It is a text file; every double is written in hexadecimal
 /// floating point (std::chars_format::hex), so it reads back bit for bit:
 ///
-///   catena-checkpoint 6
+///   catena-checkpoint 7
 ///   model <name>
 ///   fingerprint <16 hex digits> unknowns <n> nodes <n> elements <n>
 ///   t <x> step <k> h <x> successes <n>
@@ -27,7 +27,15 @@
 ///            then n values, 8 per line (Tableau::jacobian_values: rows in order, columns ascending)
 ///   axes <n>   then n values, 9 per line: the nodes' axes where the kept Jacobian was evaluated
 ///   lu_pivoting <0|1>   1: LU without pivoting failed earlier in the run, SuperLU since
+///   objective <integral> <integrand>
+///   sensitivity <k> <names...> <n>   then n values, 8 per line (--sensitivity's derivatives)
+///   checksum <16 hex digits>   FNV-1a of every byte above: a changed byte is refused
 ///   end
+///
+/// Reading refuses, besides malformed or truncated text and a wrong checksum, values no run
+/// writes (a negative step, a time that is not finite, a state that is not finite, a quaternion
+/// that is not a unit one, frame counts past the step) and, against the model, a time that is not
+/// the step times dt.
 ///
 /// Files are `checkpoint_<step, 6 digits>.ckpt` in the output directory, written atomically
 /// (`.tmp`, then rename); the newest `CheckpointWriter::files_kept` are kept.
@@ -38,22 +46,26 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace catena::io {
 
-/// What identifies the model a checkpoint belongs to. `hash` covers the model name, the nodes
-/// (names, kinds, reference positions, initial states), the elements (names and kinds), every
-/// unknown block (owner, label, kind, size, supports), gravity, the analysis type, integrator and
-/// dt; it leaves out t_end and output_every, so a restart may run further or write more often.
+/// What identifies the model a checkpoint belongs to. `hash` covers the model file's document as
+/// the run read it, --set options applied (io::restart_document: every parameter, load, law,
+/// element and setting, but for analysis.t_end, analysis.output_every and the `output` section,
+/// so that a restart may run further or write differently), the model name, the nodes (names,
+/// kinds, reference positions, initial states), the elements (names and kinds), every unknown
+/// block (owner, label, kind, size, supports), gravity, the analysis type, integrator and dt.
 struct ModelFingerprint {
   std::string model_name;
   long unknowns = 0;
   long nodes = 0;
   long elements = 0;
   std::uint64_t hash = 0;
+  double dt = 0.0;  ///< the nominal step (not written: a checkpoint's t must be its step times it)
 };
 
-[[nodiscard]] ModelFingerprint fingerprint(const fem::Model& model, long n_unknowns);
+[[nodiscard]] ModelFingerprint fingerprint(const fem::Model& model, long n_unknowns, std::string_view document);
 
 struct Checkpoint {
   ModelFingerprint model;

@@ -11,6 +11,7 @@
 #include "io/progress.hpp"
 #include "io/run_directory.hpp"
 #include "io/scene_writer.hpp"
+#include "io/model_reader.hpp"
 #include "io/sensitivity_models.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
@@ -169,7 +170,8 @@ int run_command(const RunOptions& options) {
     print_error(options.model.string() + ": " + e.what());
     return exit_bad_input;
   }
-  const ModelFingerprint model_print = fingerprint(*model, tableau->n_global());
+  const ModelFingerprint model_print =
+      fingerprint(*model, tableau->n_global(), restart_document(options.model, options.overrides));
   std::optional<Checkpoint> restart;
   if (options.restart) {
     // Every rank reads it: each keeps all node states and element histories.

@@ -134,4 +134,22 @@ fem::Model read_model(const std::filesystem::path& file, std::span<const std::st
   }
 }
 
+std::string restart_document(const std::filesystem::path& file, std::span<const std::string> overrides) {
+  const std::string display = file.string();
+  YAML::Node root = load_document(file, display);
+  Source source(display);
+  apply_overrides(root, overrides, source);
+  // What a continued run may change: how far it runs and what it writes.
+  if (root.IsMap()) {
+    root.remove("output");
+    if (YAML::Node analysis = root["analysis"]; analysis.IsMap()) {
+      analysis.remove("t_end");
+      analysis.remove("output_every");
+    }
+  }
+  YAML::Emitter out;
+  out << root;
+  return out.c_str();
+}
+
 }  // namespace catena::io

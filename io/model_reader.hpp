@@ -20,4 +20,11 @@ namespace catena::io {
 /// known optional key of an existing mapping. Throws `InputError`.
 fem::Model read_model(const std::filesystem::path& file, std::span<const std::string> overrides = {});
 
+/// The model file's document with `overrides` applied, without what a run continued from a
+/// checkpoint may change (analysis.t_end, analysis.output_every, the `output` section), as YAML
+/// text without comments: what a checkpoint's fingerprint covers (io/checkpoint.hpp). Throws
+/// `InputError` as read_model.
+[[nodiscard]] std::string restart_document(const std::filesystem::path& file,
+                                           std::span<const std::string> overrides = {});
+
 }  // namespace catena::io

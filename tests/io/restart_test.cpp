@@ -10,6 +10,8 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+
+#include <cstdio>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -287,6 +289,72 @@ TEST(Restart, CheckpointOfAnotherModelIsRefused) {
   EXPECT_EQ(mixed.code, 2) << mixed.output;
   EXPECT_NE(mixed.output.find("another --out directory"), std::string::npos) << mixed.output;
   EXPECT_EQ(read_text(top / "energy.csv"), top_energy);
+}
+
+TEST(Restart, ACheckpointThatWasChangedOrDoesNotFitTheModelIsRefused) {
+  // Issue 20: one changed digit, a negative step, a NaN time or another value of a parameter that
+  // reaches only a joint's law continued with exit 0 and wrong results; each is refused now.
+  const fs::path dir = fresh_dir("changed_checkpoint"), out = fresh_dir("changed_checkpoint_out");
+  const std::string model = source("cases/spin-up-simo/model.yaml");
+  const std::vector<std::string> settings = {"--set", "analysis.t_end=0.1", "--checkpoint-every", "5", "--quiet"};
+  std::vector<std::string> args = {"run", model, "--out", dir.string()};
+  args.insert(args.end(), settings.begin(), settings.end());
+  ASSERT_EQ(run(args).code, 0);
+  const fs::path checkpoint = dir / CheckpointWriter::file_name(5);
+  const std::string text = read_text(checkpoint);
+  const auto restart_from = [&](const std::string& changed, std::vector<std::string> extra = {}) {
+    const fs::path file = dir / "changed.ckpt";
+    std::ofstream(file) << changed;
+    std::vector<std::string> a = {"run", model, "--out", out.string(), "--restart", file.string()};
+    a.insert(a.end(), settings.begin(), settings.end());
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run(a);
+  };
+  // The checkpoint as written continues.
+  EXPECT_EQ(restart_from(text).code, 0);
+  // A digit of a node's position changed: the checksum no longer matches.
+  std::string flipped = text;
+  const std::size_t node = flipped.find("\nnode 3 ");
+  ASSERT_NE(node, std::string::npos);
+  const std::size_t digit = flipped.find_first_of("123456789", node + 9);
+  flipped[digit] = flipped[digit] == '9' ? '8' : static_cast<char>(flipped[digit] + 1);
+  const Result r1 = restart_from(flipped);
+  EXPECT_EQ(r1.code, 2) << r1.output;
+  EXPECT_NE(r1.output.find("checksum does not match"), std::string::npos) << r1.output;
+  // Edited with the checksum made again: values no run writes are refused by what they are.
+  const auto resealed = [&](const std::string& from, const std::string& to) {
+    std::string body = text.substr(0, text.rfind("\nchecksum ") + 1);
+    const std::size_t at = body.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    body.replace(at, from.size(), to);
+    std::uint64_t h = 14695981039346656037ULL;  // FNV-1a, as the checkpoint's
+    for (const char c : body) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 1099511628211ULL;
+    }
+    char sum[24];
+    std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(h));
+    return body + "checksum " + sum + "\nend\n";
+  };
+  const Result r2 = restart_from(resealed(" step 5 ", " step -5 "));
+  EXPECT_EQ(r2.code, 2) << r2.output;
+  EXPECT_NE(r2.output.find("step -5"), std::string::npos) << r2.output;
+  const std::size_t t_at = text.find("\nt ") + 3;
+  const std::string t_value = text.substr(t_at, text.find(' ', t_at) - t_at);
+  const Result r3 = restart_from(resealed("\nt " + t_value + " ", "\nt nan "));
+  EXPECT_EQ(r3.code, 2) << r3.output;
+  EXPECT_NE(r3.output.find("not a readable Catena checkpoint"), std::string::npos) << r3.output;
+  const Result r4 = restart_from(resealed("\nt " + t_value + " ", "\nt 1p-3 "));
+  EXPECT_EQ(r4.code, 2) << r4.output;
+  EXPECT_NE(r4.output.find("is not step 5 times dt"), std::string::npos) << r4.output;
+  // Another final hub speed reaches only the drive's law: the fingerprint covers it now.
+  const Result r5 = restart_from(text, {"--set", "omega_s=5"});
+  EXPECT_EQ(r5.code, 2) << r5.output;
+  EXPECT_NE(r5.output.find("the model has changed since"), std::string::npos) << r5.output;
+  // What a continued run may change: how far it runs and what it writes.
+  fs::remove_all(out);
+  EXPECT_EQ(restart_from(text, {"--set", "analysis.t_end=0.12", "--set", "analysis.output_every=2"}).code, 0);
+  EXPECT_FALSE(fs::exists(out / "changed.ckpt"));
 }
 
 TEST(Restart, CheckpointRoundTripIsExact) {

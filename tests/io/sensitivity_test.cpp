@@ -170,7 +170,7 @@ TEST(DirectSensitivity, ARestartedRunCarriesOnTheSameDerivatives) {
   // Through the checkpoint file's text, as a restart reads it.
   const std::filesystem::path file = testing::write_temp("sensitivity_restart", "checkpoint.ckpt", "");
   const fem::Model for_print = io::read_model(options.model, overrides);
-  io::write_checkpoint(file, io::Checkpoint{io::fingerprint(for_print, 0), checkpoints.states[4]});
+  io::write_checkpoint(file, io::Checkpoint{io::fingerprint(for_print, 0, ""), checkpoints.states[4]});
   const io::Checkpoint read = io::read_checkpoint(file);
   EXPECT_EQ(read.state.sensitivity_parameters, (std::vector<std::string>{"T", "l1"}));
   fem::Model model = io::read_model(options.model, overrides);
