@@ -42,16 +42,16 @@ written at the stop when checkpoints are on; continue with --restart)
 options)";
 
 /// The names of a comma-separated list, appended to `names` once each; false (the message
-/// printed) for an empty name.
+/// printed, saying what the list holds: `what`) for an empty name.
 bool append_names(const std::string& list, const std::string& command, const std::string& option,
-                  std::vector<std::string>& names) {
+                  std::vector<std::string>& names, const char* what = "parameter names") {
   std::size_t from = 0;
   while (from <= list.size()) {
     const std::size_t comma = std::min(list.find(',', from), list.size());
     const std::string name = list.substr(from, comma - from);
     if (name.empty()) {
       std::cerr << "catena " << command << ": " << option << " '" << list
-                << "': expected parameter names separated by commas\n";
+                << "': expected " << what << " separated by commas\n";
       return false;
     }
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -63,8 +63,10 @@ bool append_names(const std::string& list, const std::string& command, const std
 /// One side of a bound: a number, or empty for none (`infinity` with the sign given).
 std::optional<double> bound_value(const std::string& text, double infinity) {
   if (text.empty()) return infinity;
+  // from_chars takes no leading '+'; a bound may have one.
+  const char* begin = text.data() + (text.front() == '+' && text.size() > 1 ? 1 : 0);
   double value = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || std::isnan(value)) return std::nullopt;
   return value;
 }
@@ -76,7 +78,7 @@ bool parse_bounds(const std::vector<std::string>& lists, OptimizeOptions& option
   constexpr double inf = std::numeric_limits<double>::infinity();
   for (const std::string& list : lists) {
     std::vector<std::string> items;
-    if (!append_names(list, "optimize", "--bounds", items)) return false;
+    if (!append_names(list, "optimize", "--bounds", items, "NAME=LOWER:UPPER items")) return false;
     for (const std::string& item : items) {
       const std::size_t equals = item.find('=');
       const std::size_t colon = item.find(':', equals == std::string::npos ? 0 : equals);
