@@ -168,6 +168,9 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "gradient-tolerance", po::value<double>(),
       "optimize: converged when the projected gradient's norm is below this, in the objective's units per "
       "parameter unit (default 1e-6)")(
+      "gradient-method", po::value<std::string>(),
+      "optimize: each run's gradient by the direct method, as --sensitivity (direct, the default), or by "
+      "the adjoint, as --gradient (adjoint: cheaper for many parameters; one process)")(
       "quiet,q", "no progress output")(
       "threads", po::value<int>(),
       "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available, "
@@ -229,7 +232,7 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
   };
   if (!parameter_list("sensitivity", options.sensitivity) || !parameter_list("gradient", options.gradient))
     return exit_bad_input;
-  for (const char* option : {"parameters", "bounds", "max-iterations", "gradient-tolerance"})
+  for (const char* option : {"parameters", "bounds", "max-iterations", "gradient-tolerance", "gradient-method"})
     if (vm.count(option) && command != "optimize") {
       std::cerr << "catena " << command << ": --" << option << " applies to optimize only\n";
       return exit_bad_input;
@@ -257,6 +260,14 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
         std::cerr << "catena optimize: --gradient-tolerance must be a positive number\n";
         return exit_bad_input;
       }
+    }
+    if (vm.count("gradient-method")) {
+      const std::string method = vm["gradient-method"].as<std::string>();
+      if (method != "direct" && method != "adjoint") {
+        std::cerr << "catena optimize: --gradient-method '" << method << "': expected direct or adjoint\n";
+        return exit_bad_input;
+      }
+      optimize.adjoint = method == "adjoint";
     }
   }
   options.quiet = vm.count("quiet") > 0;

@@ -46,6 +46,9 @@ struct OptimizeOptions {
   std::vector<Bounds> bounds;           ///< --bounds a0=-10:10 (parameters without: unbounded)
   int max_iterations = 50;              ///< --max-iterations
   double gradient_tolerance = 1e-6;     ///< --gradient-tolerance, on the projected gradient's norm
+  /// --gradient-method: each run's gradient as --sensitivity gives it (direct, the default) or as
+  /// --gradient does (adjoint: one backward sweep for all parameters, one process only).
+  bool adjoint = false;
 };
 
 /// Reads the model with the options' overrides; input errors are printed (when `report`, on one

@@ -88,26 +88,23 @@ Problem problem_of(const fem::Model& model, const RunOptions& options, const Opt
                                "=VALUE inside them");
   }
   // What --sensitivity refuses (a parameter that changes the model's structure) is refused here,
-  // before anything is written; its messages name --sensitivity, this command's option is
-  // --parameters.
-  RunOptions differentiated = options;
-  differentiated.sensitivity = p.names;
+  // before anything is written.
   try {
-    (void)read_parameter_models(differentiated, model);
+    (void)read_parameter_models(options, model, p.names, "--parameters");
   } catch (const SensitivityInputError& e) {
-    std::string message = e.what();
-    const std::string option = "--sensitivity";
-    if (message.starts_with(option)) message.replace(0, option.size(), "--parameters");
-    throw OptimizeInputError(message);
+    throw OptimizeInputError(e.what());
   }
+  if (optimize.adjoint && assembly::PetscSession::size() > 1)
+    throw OptimizeInputError("--gradient-method adjoint: one process only (the direct method runs under MPI)");
   return p;
 }
 
-/// The options of a run at the parameter values `x`, differentiated by them.
-RunOptions run_at(const RunOptions& options, const Problem& p, std::span<const double> x) {
+/// The options of a run at the parameter values `x`, differentiated by them (--sensitivity, or
+/// --gradient for the adjoint).
+RunOptions run_at(const RunOptions& options, const Problem& p, std::span<const double> x, bool adjoint) {
   RunOptions o = options;
   for (std::size_t i = 0; i < x.size(); ++i) o.overrides.push_back(p.names[i] + '=' + format_double(x[i]));
-  o.sensitivity = p.names;
+  (adjoint ? o.gradient : o.sensitivity) = p.names;
   return o;
 }
 
@@ -155,7 +152,8 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
                   (std::isinf(b.lower) && std::isinf(b.upper) ? " (unbounded)" : " in " + bounds_text(b));
       }
       std::cerr << "catena optimize: " << model->name << ": analysis.objective over " << bounds
-                << " (each evaluation a whole run with its derivatives); output in " << out.string() << '\n';
+                << " (each evaluation a whole run with its gradient by the " << (optimize.adjoint ? "adjoint" : "direct")
+                << " method); output in " << out.string() << '\n';
     }
   }
 
@@ -172,7 +170,7 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
   const solvers::ObjectiveAndGradient objective = [&](std::span<const double> x, std::span<double> gradient) {
     evaluated_at.assign(x.begin(), x.end());
     ++result.evaluations;
-    const ObjectiveEvaluation e = evaluate_objective(run_at(quiet_runs, problem, x));
+    const ObjectiveEvaluation e = evaluate_objective(run_at(quiet_runs, problem, x, optimize.adjoint));
     std::copy(e.gradient.begin(), e.gradient.end(), gradient.begin());
     return e.objective;
   };
@@ -236,7 +234,7 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
   // The optimum's run, with its derivatives, into the directory as `catena run` writes it.
   csv.reset();
   lock.reset();
-  return run_command(run_at(options, problem, result.values));
+  return run_command(run_at(options, problem, result.values, optimize.adjoint));
 }
 
 }  // namespace catena::io

@@ -86,6 +86,24 @@ TEST(Optimize, FindsTheOptimumOfAQuadraticObjective) {
   fs::remove_all(out);
 }
 
+// The same optimum with each run's gradient by the adjoint (--gradient-method adjoint, as
+// `catena run --gradient`): the optimum's run writes that gradient to summary.json.
+TEST(Optimize, FindsTheSameOptimumWithTheAdjointGradient) {
+  const fs::path out = fresh_dir("adjoint");
+  const auto r = run_cli({"optimize", pushed_mass, "--parameters", "Fx,Fy", "--gradient-method", "adjoint",
+                          "--gradient-tolerance", "1e-9", "--out", out.string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.output;
+  const YAML::Node result = YAML::LoadFile((out / "optimize.json").string());
+  EXPECT_EQ(result["status"].as<std::string>(), "converged") << r.output;
+  EXPECT_NEAR(result["parameters"]["Fx"]["value"].as<double>(), 12.0, 1e-7);
+  EXPECT_NEAR(result["parameters"]["Fy"]["value"].as<double>(), -4.0, 1e-7);
+  EXPECT_LT(result["projected_gradient_norm"].as<double>(), 1e-9);
+  const YAML::Node summary = YAML::LoadFile((out / "summary.json").string());
+  EXPECT_EQ(summary["objective_gradient"]["Fx"].as<double>(), result["objective_gradient"]["Fx"].as<double>());
+  EXPECT_FALSE(fs::exists(out / "sensitivities.csv"));  // the adjoint gives the objective's gradient only
+  fs::remove_all(out);
+}
+
 // Fx ≤ 8 keeps the minimum out of reach: the optimum is Fx = 8 exactly, where the gradient
 // dΨ/dFx = (Fx/4 − 3)/2 = −0.5 points out of the box (descent would raise Fx), and the projected
 // gradient, which the convergence test measures, vanishes; Fy is free and goes to −4.
@@ -186,6 +204,9 @@ TEST(Optimize, RefusesBadInputWithExitTwo) {
   refused({pushed_mass}, "missing --parameters");
   refused({source("cases/bathe-pendulum/model.yaml"), "--parameters", "m"}, "the model has no analysis.objective");
   refused({pushed_mass, "--parameters", "Fx", "--sensitivity", "Fx"}, "--sensitivity applies to run only");
+  refused({pushed_mass, "--parameters", "Fx", "--gradient-method", "reverse"},
+          "--gradient-method 'reverse': expected direct or adjoint");
+  refused({pushed_mass, "--parameters", "m", "--bounds", "m=+3:+5"}, "--bounds m=3:5: the start m = 2");
   const auto r = run_cli({"run", pushed_mass, "--parameters", "Fx", "--out", out.string()});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("--parameters applies to optimize only"), std::string::npos) << r.output;
