@@ -42,7 +42,7 @@ ObjectiveEvaluation evaluate_objective(const RunOptions& options) {
     values.push_back(g);
   values.resize(1 + (direct ? options.sensitivity.size() : options.gradient.size()), 0.0);
   assembly::broadcast_from_root(values);
-  return {values.front(), {values.begin() + 1, values.end()}, stats.wall_seconds};
+  return {values.front(), {values.begin() + 1, values.end()}};
 }
 
 }  // namespace catena::io

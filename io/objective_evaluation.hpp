@@ -14,7 +14,6 @@ namespace catena::io {
 struct ObjectiveEvaluation {
   double objective = 0.0;         ///< Ψ, summary.json's `objective`
   std::vector<double> gradient;   ///< dΨ/dp per parameter of options.sensitivity or options.gradient
-  double wall_seconds = 0.0;
 };
 
 /// Runs the model of `options` (collective: every rank gets rank 0's values; the adjoint on one

@@ -3,7 +3,6 @@
 #include "io/output_directory.hpp"
 #include "io/summary_writer.hpp"
 
-#include <cmath>
 
 namespace catena::io {
 
