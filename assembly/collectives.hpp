@@ -2,6 +2,8 @@
 /// MPI agreements the commands need, kept with the other MPI and PETSc calls in assembly/.
 #include <petscsys.h>
 
+#include <span>
+
 namespace catena::assembly {
 
 /// Every rank learns whether all of them succeeded (`ok_here` on each): a rank that failed must
@@ -10,6 +12,13 @@ inline bool all_ranks_agree(bool ok_here) {
   int ok = ok_here ? 1 : 0, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
   return all_ok != 0;
+}
+
+/// Every rank gets rank 0's `values` (same length on every rank): for numbers only rank 0 computes
+/// (an objective from element sensors), so that all ranks take the same decisions with them.
+/// Collective over PETSC_COMM_WORLD.
+inline void broadcast_from_root(std::span<double> values) {
+  MPI_Bcast(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, 0, PETSC_COMM_WORLD);
 }
 
 }  // namespace catena::assembly

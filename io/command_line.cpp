@@ -3,7 +3,11 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <iostream>
+#include <limits>
+#include <optional>
 
 namespace catena::io {
 
@@ -15,6 +19,8 @@ constexpr const char* usage = R"(usage: catena <command> [options] [-- petsc-opt
 
 commands:
   run MODEL.yaml      integrate the model and write results
+  optimize MODEL.yaml minimize the model's analysis.objective over --parameters within --bounds
+                      (PETSc TAO's bounded quasi-Newton; docs/sensitivity.md, "Optimization")
   check MODEL.yaml    validate the model and print a summary (unknowns, non-zeros, elements)
   info                version, linear solvers, MPI size
 
@@ -26,12 +32,93 @@ examples:
   catena run model.yaml --checkpoint-every 100       (checkpoint_<step>.ckpt in the output directory)
   catena run model.yaml --restart out/model/checkpoint_000300.ckpt
                       continue from step 300 into the same directory (later rows and frames replaced)
+  catena optimize cases/slider-crank-design/model.yaml --parameters a0,a1,a2 --bounds a0=-20:20
+                      iterations in optimize.csv and optimize.json, the optimum's run in the directory
 
 exit codes: 0 done, 2 bad input (also an output directory another run holds), 3 solver failure,
 4 output failure (a file could not be written), 130 SIGINT, 143 SIGTERM (a checkpoint is
 written at the stop when checkpoints are on; continue with --restart)
 
 options)";
+
+/// The names of a comma-separated list, appended to `names` once each; false (the message
+/// printed, saying what the list holds: `what`) for an empty name.
+bool append_names(const std::string& list, const std::string& command, const std::string& option,
+                  std::vector<std::string>& names, const char* what = "parameter names") {
+  std::size_t from = 0;
+  while (from <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', from), list.size());
+    const std::string name = list.substr(from, comma - from);
+    if (name.empty()) {
+      std::cerr << "catena " << command << ": " << option << " '" << list
+                << "': expected " << what << " separated by commas\n";
+      return false;
+    }
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    from = comma + 1;
+  }
+  return true;
+}
+
+/// One side of a bound: a number, or empty for none (`infinity` with the sign given).
+std::optional<double> bound_value(const std::string& text, double infinity) {
+  if (text.empty()) return infinity;
+  // from_chars takes no leading '+'; a bound may have one.
+  const char* begin = text.data() + (text.front() == '+' && text.size() > 1 ? 1 : 0);
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || std::isnan(value)) return std::nullopt;
+  return value;
+}
+
+/// --bounds items `name=lower:upper` (comma-separated, repeatable) into `options`; false (the
+/// message printed) for a malformed item, a parameter not in --parameters, lower > upper or a
+/// parameter bounded twice.
+bool parse_bounds(const std::vector<std::string>& lists, OptimizeOptions& options) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (const std::string& list : lists) {
+    std::vector<std::string> items;
+    if (!append_names(list, "optimize", "--bounds", items, "NAME=LOWER:UPPER items")) return false;
+    for (const std::string& item : items) {
+      const std::size_t equals = item.find('=');
+      const std::size_t colon = item.find(':', equals == std::string::npos ? 0 : equals);
+      if (equals == std::string::npos || equals == 0 || colon == std::string::npos) {
+        std::cerr << "catena optimize: --bounds '" << item
+                  << "': expected NAME=LOWER:UPPER (either side may be left empty: no bound there)\n";
+        return false;
+      }
+      OptimizeOptions::Bounds b;
+      b.parameter = item.substr(0, equals);
+      const std::optional<double> lower = bound_value(item.substr(equals + 1, colon - equals - 1), -inf);
+      const std::optional<double> upper = bound_value(item.substr(colon + 1), inf);
+      if (!lower || !upper) {
+        std::cerr << "catena optimize: --bounds '" << item << "': the bounds are not numbers\n";
+        return false;
+      }
+      b.lower = *lower;
+      b.upper = *upper;
+      if (b.lower > b.upper) {
+        std::cerr << "catena optimize: --bounds '" << item << "': the lower bound exceeds the upper one\n";
+        return false;
+      }
+      const auto& names = options.parameters;
+      if (std::find(names.begin(), names.end(), b.parameter) == names.end()) {
+        std::string listed;
+        for (const std::string& n : names) listed += (listed.empty() ? "" : ",") + n;
+        std::cerr << "catena optimize: --bounds '" << item << "': '" << b.parameter
+                  << "' is not one of --parameters " << listed << '\n';
+        return false;
+      }
+      if (std::any_of(options.bounds.begin(), options.bounds.end(),
+                      [&](const OptimizeOptions::Bounds& o) { return o.parameter == b.parameter; })) {
+        std::cerr << "catena optimize: --bounds: '" << b.parameter << "' is bounded twice\n";
+        return false;
+      }
+      options.bounds.push_back(b);
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -71,6 +158,19 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "the gradient of analysis.objective with respect to these model parameters by the adjoint method "
       "(--gradient a0,a1,a2: one backward sweep for all), written to summary.json's objective_gradient "
       "(docs/sensitivity.md)")(
+      "parameters", po::value<std::vector<std::string>>()->composing(),
+      "optimize: the model parameters to optimize (--parameters a0,a1,a2), starting from their values in the "
+      "model (and --set)")(
+      "bounds", po::value<std::vector<std::string>>()->composing(),
+      "optimize: bounds of the parameters, NAME=LOWER:UPPER (--bounds a0=-10:10,a1=0:); a side left "
+      "empty, or a parameter not named, is unbounded")(
+      "max-iterations", po::value<int>(), "optimize: at most N iterations of the minimizer (default 50)")(
+      "gradient-tolerance", po::value<double>(),
+      "optimize: converged when the projected gradient's norm is below this, in the objective's units per "
+      "parameter unit (default 1e-6)")(
+      "gradient-method", po::value<std::string>(),
+      "optimize: each run's gradient by the direct method, as --sensitivity (direct, the default), or by "
+      "the adjoint, as --gradient (adjoint: cheaper for many parameters; one process)")(
       "quiet,q", "no progress output")(
       "threads", po::value<int>(),
       "threads that stamp the elements on one rank (default: OMP_NUM_THREADS, else the processors available, "
@@ -96,8 +196,8 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
   }
   const std::string command = vm["command"].as<std::string>();
   line.command = command;
-  if (command != "run" && command != "check" && command != "info") {
-    std::cerr << "catena: unknown command '" << command << "' (expected run, check or info)\n";
+  if (command != "run" && command != "optimize" && command != "check" && command != "info") {
+    std::cerr << "catena: unknown command '" << command << "' (expected run, optimize, check or info)\n";
     return exit_bad_input;
   }
   RunOptions& options = line.options;
@@ -126,23 +226,50 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       std::cerr << "catena " << command << ": --" << option << " applies to run only\n";
       return false;
     }
-    for (const std::string& list : vm[option].as<std::vector<std::string>>()) {
-      std::size_t from = 0;
-      while (from <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', from), list.size());
-        const std::string name = list.substr(from, comma - from);
-        if (name.empty()) {
-          std::cerr << "catena run: --" << option << " '" << list << "': expected parameter names separated by commas\n";
-          return false;
-        }
-        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-        from = comma + 1;
-      }
-    }
+    for (const std::string& list : vm[option].as<std::vector<std::string>>())
+      if (!append_names(list, command, std::string("--") + option, names)) return false;
     return true;
   };
   if (!parameter_list("sensitivity", options.sensitivity) || !parameter_list("gradient", options.gradient))
     return exit_bad_input;
+  for (const char* option : {"parameters", "bounds", "max-iterations", "gradient-tolerance", "gradient-method"})
+    if (vm.count(option) && command != "optimize") {
+      std::cerr << "catena " << command << ": --" << option << " applies to optimize only\n";
+      return exit_bad_input;
+    }
+  if (command == "optimize") {
+    OptimizeOptions& optimize = line.optimize;
+    if (!vm.count("parameters")) {
+      std::cerr << "catena optimize: missing --parameters (the model parameters to optimize, --parameters a0,a1)\n";
+      return exit_bad_input;
+    }
+    for (const std::string& list : vm["parameters"].as<std::vector<std::string>>())
+      if (!append_names(list, command, "--parameters", optimize.parameters)) return exit_bad_input;
+    if (vm.count("bounds") && !parse_bounds(vm["bounds"].as<std::vector<std::string>>(), optimize))
+      return exit_bad_input;
+    if (vm.count("max-iterations")) {
+      optimize.max_iterations = vm["max-iterations"].as<int>();
+      if (optimize.max_iterations < 1) {
+        std::cerr << "catena optimize: --max-iterations must be at least 1\n";
+        return exit_bad_input;
+      }
+    }
+    if (vm.count("gradient-tolerance")) {
+      optimize.gradient_tolerance = vm["gradient-tolerance"].as<double>();
+      if (!(optimize.gradient_tolerance > 0.0) || std::isinf(optimize.gradient_tolerance)) {
+        std::cerr << "catena optimize: --gradient-tolerance must be a positive number\n";
+        return exit_bad_input;
+      }
+    }
+    if (vm.count("gradient-method")) {
+      const std::string method = vm["gradient-method"].as<std::string>();
+      if (method != "direct" && method != "adjoint") {
+        std::cerr << "catena optimize: --gradient-method '" << method << "': expected direct or adjoint\n";
+        return exit_bad_input;
+      }
+      optimize.adjoint = method == "adjoint";
+    }
+  }
   options.quiet = vm.count("quiet") > 0;
   if (vm.count("threads")) {
     options.threads = vm["threads"].as<int>();

@@ -1,7 +1,7 @@
 #pragma once
 /// catena's command line: `catena <command> [options] [-- petsc-options]`, parsed once for both
 /// executables (io/main.cpp, the front end that answers `check` and `info` without loading PETSc,
-/// MPI or VTK; io/run_main.cpp, the solver it hands `run` to).
+/// MPI or VTK; io/run_main.cpp, the solver it hands `run` and `optimize` to).
 #include "io/commands.hpp"
 
 #include <string>
@@ -11,8 +11,9 @@
 namespace catena::io {
 
 struct CommandLine {
-  std::string command;  ///< run | check | info
+  std::string command;  ///< run | optimize | check | info
   RunOptions options;
+  OptimizeOptions optimize;  ///< optimize only
   /// argv[0] and the arguments after `--` (pointers into the process's argv), for PETSc.
   std::vector<char*> petsc_argv;
 };

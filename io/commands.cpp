@@ -263,7 +263,7 @@ int run_command(const RunOptions& options) {
           summary.objective_gradient.emplace_back(sensitivity->parameters()[j].name, gradient[j]);
       }
       if (adjoint && !stats.interrupted) {
-        if (!options.quiet)
+        if (!options.quiet && is_root())
           std::cerr << "catena: adjoint: sweeping back over " << adjoint->steps_recorded() << " time elements ("
                     << solvers::format_numbers("%.3g", static_cast<double>(adjoint->bytes_stored()) / 1e6)
                     << " MB stored)\n";

@@ -34,6 +34,23 @@ struct RunOptions {
   int threads = 0;  ///< --threads: for the elements' stamps (0: as many as OpenMP gives, assembly::Tableau)
 };
 
+/// `catena optimize`'s own options (io/optimize_command.hpp); the run's options (model, --out,
+/// --set, --threads, --quiet) are RunOptions.
+struct OptimizeOptions {
+  struct Bounds {
+    std::string parameter;
+    double lower = 0.0;  ///< -infinity: none (`a0=:5`)
+    double upper = 0.0;  ///< +infinity: none (`a0=-5:`)
+  };
+  std::vector<std::string> parameters;  ///< --parameters a0,a1: in order, once each
+  std::vector<Bounds> bounds;           ///< --bounds a0=-10:10 (parameters without: unbounded)
+  int max_iterations = 50;              ///< --max-iterations
+  double gradient_tolerance = 1e-6;     ///< --gradient-tolerance, on the projected gradient's norm
+  /// --gradient-method: each run's gradient as --sensitivity gives it (direct, the default) or as
+  /// --gradient does (adjoint: one backward sweep for all parameters, one process only).
+  bool adjoint = false;
+};
+
 /// Reads the model with the options' overrides; input errors are printed (when `report`, on one
 /// rank only) as `file:line:column: key: message`, and the result is then empty.
 std::optional<fem::Model> load_model(const RunOptions& options, bool report);

@@ -15,10 +15,6 @@
 
 namespace catena::io {
 
-namespace {
-
-/// `text` as a JSON string literal (RFC 8259 §7): quote, backslash and control characters
-/// escaped; other bytes (UTF-8) as they are.
 std::string json_string(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
@@ -44,6 +40,8 @@ std::string json_string(std::string_view text) {
 }
 
 std::string json_number(double value) { return std::isfinite(value) ? format_double(value) : "null"; }
+
+namespace {
 
 /// Collects `"key": value` lines, refusing a key twice.
 class JsonObject {

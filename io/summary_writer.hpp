@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,12 @@ struct SummaryData {
   std::optional<double> objective;
   std::vector<std::pair<std::string, double>> objective_gradient;
 };
+
+/// `text` as a JSON string literal (RFC 8259 §7): quote, backslash and control characters
+/// escaped; other bytes (UTF-8) as they are.
+[[nodiscard]] std::string json_string(std::string_view text);
+/// `value` with 17 significant digits (format_double), or null when it is not finite.
+[[nodiscard]] std::string json_number(double value);
 
 /// Fills what SummaryData says about the model itself: sensor_units, analysis, dt, reactions and
 /// sensor_sources.
