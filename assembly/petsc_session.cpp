@@ -41,6 +41,10 @@ PetscSession::PetscSession(int& argc, char**& argv) {
       }
     }
   }
+  // Catena's own SIGINT and SIGTERM handlers stop a run cleanly (io/stop_signals.hpp); PETSc's
+  // would print a traceback and abort instead. (Its handlers for faults only print before the
+  // abort the signal gives anyway.)
+  check(PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr), "PetscOptionsSetValue");
   // SLEPc starts on top of it only where a linearized analysis needs it (solvers/).
   check(PetscInitialize(&argc, &argv, nullptr, nullptr), "PetscInitialize");
   // Event logging gives the factorization counts and times reported in summary.json.

@@ -13,6 +13,7 @@
 #include "io/scene_writer.hpp"
 #include "io/model_reader.hpp"
 #include "io/sensitivity_models.hpp"
+#include "io/stop_signals.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
 #include "solvers/adjoint_gradient.hpp"
@@ -20,21 +21,12 @@
 #include "solvers/time_integrator.hpp"
 
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
 namespace catena::io {
 
 namespace {
-
-std::atomic<bool> stop_requested{false};
-std::atomic<int> stop_signal{0};
-
-extern "C" void on_stop_signal(int sig) {
-  stop_signal.store(sig);
-  stop_requested.store(true);
-}
 
 bool is_root() { return assembly::PetscSession::rank() == 0; }
 
@@ -244,8 +236,7 @@ int run_command(const RunOptions& options) {
                 << (continued_in_place ? "; later rows and frames removed" : "; continuation only") << '\n';
   }
 
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
+  install_stop_handlers();  // already since main; again for callers that did not (tests)
   int code = exit_ok;
   SummaryData summary;
   try {
@@ -254,7 +245,7 @@ int run_command(const RunOptions& options) {
     integrator.set_adjoint(adjoint.get());
     try {
       const solvers::RunStatistics stats =
-          integrator.run(observers, &stop_requested, restart ? &restart->state : nullptr);
+          integrator.run(observers, &stop_requested(), restart ? &restart->state : nullptr);
       summary = summary_of(*model, *tableau, stats);
       summary.status = stats.interrupted ? "interrupted" : "completed";
       if (sensitivity) {
@@ -272,8 +263,10 @@ int run_command(const RunOptions& options) {
           summary.objective_gradient.emplace_back(adjoint->parameters()[j].name, gradient[j]);
       }
       if (stats.interrupted) {
-        const int sig = stop_signal.load();
-        summary.message = std::string("stopped by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + " at t = " +
+        // Under mpirun the signal may reach some ranks only (mpirun forwards SIGINT as SIGTERM):
+        // every rank reports the same one.
+        const int sig = agreed_stop_signal(tableau->comm());
+        summary.message = std::string("stopped by ") + signal_name(sig) + " at t = " +
                           std::to_string(stats.t_reached) + " s";
         if (checkpoints && checkpoints->last_written())
           summary.message += "; continue with --restart " + checkpoints->last_written()->string();

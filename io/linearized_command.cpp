@@ -8,6 +8,7 @@
 #include "io/input_error.hpp"
 #include "io/output_directory.hpp"
 #include "io/sensitivity_models.hpp"
+#include "io/stop_signals.hpp"
 #include "io/summary_writer.hpp"
 #include "io/vtk_writer.hpp"
 #include "solvers/eigen_sensitivity.hpp"
@@ -154,6 +155,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
   try {
     elements::add_node_inertia(model);
     solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
+    analysis.set_stop(&stop_requested());
     const assembly::Tableau& tableau = analysis.tableau();
     summary.n_unknowns = tableau.n_global();
     summary.n_nonzeros = tableau.n_nonzeros();
@@ -162,7 +164,9 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
     if (is_root() && !options.quiet)
       std::cerr << "catena: " << model.name << ": " << (buckling ? "buckling" : "eigen") << " analysis, "
                 << tableau.n_global() << " unknowns; output in " << out.string() << '\n';
+    analysis.stop_if_requested("before the analysis began");
     analysis.establish_state();
+    analysis.stop_if_requested("after the equilibrium it is linearized about");
     if (!buckling) {
       analysis.linearize();
       if (!parameters->empty() && analysis.quadratic()) {
@@ -239,6 +243,15 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
     }
     summary.status = "completed";
     summary.counters.newton_iterations = analysis.counters().newton_iterations;
+  } catch (const solvers::Interrupted& e) {
+    // SIGINT or SIGTERM (io/stop_signals.hpp): what was written stays, summary.json says so.
+    const int sig = agreed_stop_signal(PETSC_COMM_WORLD);
+    summary.status = "interrupted";
+    summary.message = std::string("stopped by ") + signal_name(sig) + " (" + e.what() + "); the " +
+                      (buckling ? "buckling" : "eigen") + " analysis is not complete";
+    if (is_root()) std::cerr << "catena: " << summary.message << '\n';
+    if (is_root()) (void)write_summary_json_or_report(out / "summary.json", summary);
+    return 128 + sig;
   } catch (const std::exception& e) {
     const bool output = dynamic_cast<const OutputError*>(&e) != nullptr;
     summary.status = "failed";

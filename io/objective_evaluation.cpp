@@ -3,9 +3,12 @@
 #include "assembly/collectives.hpp"
 #include "assembly/tableau.hpp"
 #include "io/model_reader.hpp"
+#include "io/output_directory.hpp"
 #include "io/sensitivity_models.hpp"
+#include "io/stop_signals.hpp"
 #include "solvers/adjoint_gradient.hpp"
 #include "solvers/direct_sensitivity.hpp"
+#include "solvers/solver_failure.hpp"
 #include "solvers/time_integrator.hpp"
 
 #include <petscsys.h>
@@ -35,7 +38,8 @@ ObjectiveEvaluation evaluate_objective(const RunOptions& options) {
     integrator.set_adjoint(adjoint.get());
   }
   solvers::Observer nothing_written;
-  const solvers::RunStatistics stats = integrator.run(nothing_written);
+  const solvers::RunStatistics stats = integrator.run(nothing_written, &stop_requested());
+  if (stats.interrupted) throw solvers::Interrupted("stopped during a run at t = " + format_double(stats.t_reached) + " s");
   // Rank 0 holds the objective and its gradient (element sensors are gathered there).
   std::vector<double> values{stats.objective.value_or(0.0)};
   for (const double g : direct ? direct->objective_gradient(stats.t_reached) : adjoint->gradient(integrator.states()))

@@ -8,6 +8,7 @@
 #include "io/output_directory.hpp"
 #include "io/run_directory.hpp"
 #include "io/sensitivity_models.hpp"
+#include "io/stop_signals.hpp"
 #include "solvers/solver_failure.hpp"
 
 #include <algorithm>
@@ -195,6 +196,12 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
     result.iterations = minimum.iterations;
     result.reason = minimum.reason;
     result.status = minimum.converged ? "converged" : "stopped";
+  } catch (const solvers::Interrupted& e) {
+    // SIGINT or SIGTERM (io/stop_signals.hpp): the iterations so far stay, optimize.json says so.
+    const int sig = agreed_stop_signal(PETSC_COMM_WORLD);
+    result.message = std::string("stopped by ") + signal_name(sig) + " (" + e.what() + ", run " +
+                     std::to_string(result.evaluations) + ")";
+    code = 128 + sig;
   } catch (const OutputError& e) {
     result.message = std::string("output failed: ") + e.what();
     code = exit_output_failure;
@@ -209,7 +216,12 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
                      " failed: " + e.what();
     code = exit_solver_failure;
   }
-  if (code != exit_ok) {
+  if (code > 128) {
+    result.status = "interrupted";
+    result.reason = result.message;
+    print_error("catena optimize: " + result.message + "; the iterations so far are in " +
+                (out / OptimizeCsv::file_name).string());
+  } else if (code != exit_ok) {
     result.status = "failed";
     result.reason = "a run failed";
     print_error("catena optimize: " + result.message + "; the iterations so far are in " +

@@ -1,9 +1,12 @@
 #include "solvers/linearized_analysis.hpp"
 
+#include "solvers/solver_failure.hpp"
+
 #include <slepceps.h>
 #include <slepcpep.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -45,8 +48,26 @@ using Pair = LinearizedAnalysis::Pair;
 /// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
 /// `whole`: every converged pair, not only the first `nev`, each with its whole (complex) vector
 /// in Pair::right.
+/// An eigensolver monitor that ends the iterations when a stop is asked for on any rank (every
+/// rank calls it at each iteration, so they agree): it returns an error, which ends EPSSolve.
+struct StopMonitor {
+  const std::atomic<bool>* stop = nullptr;
+  MPI_Comm comm = MPI_COMM_NULL;
+  bool fired = false;
+};
+
+PetscErrorCode stop_monitor(EPS, PetscInt, PetscInt, PetscScalar*, PetscScalar*, PetscReal*, PetscInt, void* context) {
+  auto* m = static_cast<StopMonitor*>(context);
+  int local = m->stop->load() ? 1 : 0, any = 0;
+  MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, m->comm);
+  if (any == 0) return 0;
+  m->fired = true;
+  return PETSC_ERR_USER;
+}
+
 std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, double target, int nev,
-                                         const std::string& linear_solver, bool whole = false) {
+                                         const std::string& linear_solver, bool whole,
+                                         const std::atomic<bool>* stop) {
   EpsHandle eps;
   check(EPSCreate(t.comm(), eps.out()), "EPSCreate");
   check(EPSSetOperators(eps, A, B), "EPSSetOperators");
@@ -59,7 +80,11 @@ std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, dou
   check(EPSGetST(eps, &st), "EPSGetST");
   configure_shift_invert(st, linear_solver, t);
   check(EPSSetFromOptions(eps), "EPSSetFromOptions");  // -eps_... options after `--`
-  check(EPSSolve(eps), "EPSSolve");
+  StopMonitor monitor{stop, t.comm()};
+  if (stop) check(EPSMonitorSet(eps, stop_monitor, &monitor, nullptr), "EPSMonitorSet");
+  const PetscErrorCode solved = assembly::quietly([&] { return EPSSolve(eps); });
+  if (monitor.fired) throw Interrupted("stopped during the eigensolver's iterations");
+  check(solved, "EPSSolve");
   PetscInt n = 0;
   check(EPSGetConverged(eps, &n), "EPSGetConverged");
   std::vector<Pair> out;
@@ -173,7 +198,7 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
   std::vector<Pair> pairs;
   if (!result.quadratic) {
     std::vector<Pair> right =
-        generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver, two_sided);
+        generalized_eigenpairs(*tableau_, K_, M, result.shift, a.modes, model_->analysis.linear_solver, two_sided, stop_);
     if (two_sided) attach_left_eigenvectors(K_, M, result.shift, a.modes, right);
     for (Pair& p : right) {
       if (std::abs(p.value) > spurious) continue;
@@ -258,7 +283,7 @@ void LinearizedAnalysis::attach_left_eigenvectors(Mat A, Mat B, double target, i
   check(MatTranspose(A, MAT_INITIAL_MATRIX, At.out()), "MatTranspose");
   check(MatTranspose(B, MAT_INITIAL_MATRIX, Bt.out()), "MatTranspose");
   std::vector<Pair> left =
-      generalized_eigenpairs(*tableau_, At, Bt, target, nev, model_->analysis.linear_solver, true);
+      generalized_eigenpairs(*tableau_, At, Bt, target, nev, model_->analysis.linear_solver, true, stop_);
   // Each right pair takes the left one of the nearest eigenvalue not yet taken, within the
   // eigensolver's accuracy (so that each member of a cluster of repeated eigenvalues gets one of
   // the cluster's left vectors); none: Pair::left stays empty.
@@ -312,6 +337,13 @@ void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, doubl
   }
 }
 
+void LinearizedAnalysis::stop_if_requested(const char* where) const {
+  if (!stop_) return;
+  int local = stop_->load() ? 1 : 0, any = 0;
+  MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, tableau_->comm());
+  if (any != 0) throw Interrupted(std::string("stopped ") + where);
+}
+
 double LinearizedAnalysis::lowest_eigenvalue(Mat metric) const {
   const EigenResult r = modes(metric, false);
   // Back to μ (s² = −μ): negative when the state is unstable. Near the critical load the lowest
@@ -350,7 +382,7 @@ BucklingResult LinearizedAnalysis::buckling(bool two_sided) {
   form_buckling_pencil();
   const int nev = std::max(4, a.modes);
   std::vector<Pair> pairs = generalized_eigenpairs(*tableau_, buckling_A_, buckling_B_, 0.0, nev,
-                                                   model_->analysis.linear_solver, two_sided);
+                                                   model_->analysis.linear_solver, two_sided, stop_);
   if (two_sided) attach_left_eigenvectors(buckling_A_, buckling_B_, 0.0, nev, pairs);
   out.linear_factor = nan;
   std::size_t critical = pairs.size();
@@ -410,6 +442,7 @@ BucklingResult LinearizedAnalysis::buckling(bool two_sided) {
                         "support it, or lower the preload", 0.0);
   out.path.push_back(previous);
   for (int k = 1; k <= a.increments; ++k) {
+    stop_if_requested("between the load increments of the buckling path");
     BucklingPoint next{p + k * step, 0.0};
     try {
       next.lowest = lowest_at(next.load_factor);

@@ -23,6 +23,7 @@
 #include "solvers/run_counters.hpp"
 #include "solvers/static_equilibrium.hpp"
 
+#include <atomic>
 #include <complex>
 #include <memory>
 #include <vector>
@@ -94,6 +95,12 @@ class LinearizedAnalysis {
   LinearizedAnalysis(fem::Model& model, MPI_Comm comm);
   ~LinearizedAnalysis();
 
+  /// Polls `stop` (may be null) inside the eigensolver's iterations and between the buckling
+  /// path's increments; when set on any rank they end with solvers::Interrupted (collective).
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
+  /// Throws Interrupted ("stopped " + where) when `set_stop`'s flag is set on any rank (collective).
+  void stop_if_requested(const char* where) const;
+
   /// Brings the states to the linearization point: refuses redundant constraints, then solves
   /// the equilibrium (about_equilibrium) or keeps the configuration. Throws SolverFailure.
   void establish_state();
@@ -158,6 +165,7 @@ class LinearizedAnalysis {
   assembly::MatHandle K_, D_, M_;
   assembly::MatHandle buckling_A_, buckling_B_;  ///< the last form_buckling_pencil's
   double load_factor_ = 0.0;  ///< of the current states
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace catena::solvers

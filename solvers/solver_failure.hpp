@@ -24,6 +24,13 @@ class InconsistentJoints : public SolverFailure {
   explicit InconsistentJoints(const std::string& message) : SolverFailure(message, 0.0) {}
 };
 
+/// A stop asked for while an analysis that cannot pause between steps ran (an eigen or buckling
+/// analysis: LinearizedAnalysis::set_stop): it ends there, with what it had written.
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Up to two numbers in a printf format, for the solvers' messages.
 inline std::string format_numbers(const char* fmt, double a, double b = 0.0) {
   char buf[128];
