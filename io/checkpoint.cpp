@@ -1,5 +1,6 @@
 #include "io/checkpoint.hpp"
 
+#include "io/model/size_budget.hpp"
 #include "io/output_directory.hpp"
 
 #include <algorithm>
@@ -55,7 +56,7 @@ std::string hex64(std::uint64_t v) {
 /// Reads whitespace-separated tokens of a checkpoint, failing with the file name.
 class Reader {
  public:
-  Reader(const fs::path& file, std::istream& in) : file_(file), in_(in) {}
+  Reader(const fs::path& file, std::istream& in, std::uintmax_t bytes) : file_(file), in_(in), bytes_(bytes) {}
 
   [[noreturn]] void fail(const std::string& what) const {
     throw CheckpointError(file_.string() + ": not a readable Catena checkpoint: " + what);
@@ -83,6 +84,15 @@ class Reader {
     if (ec != std::errc() || end != w.data() + w.size()) fail(std::string(what) + ": malformed integer '" + w + "'");
     return v;
   }
+  /// A count of things that take at least `bytes_each` bytes each: one the file cannot hold is
+  /// refused before anything is allocated for it (a count of 10^12 nodes ended in bad_alloc).
+  long count(std::string_view what, long bytes_each) {
+    const long n = integer(what);
+    if (n < 0 || static_cast<double>(n) * static_cast<double>(bytes_each) > static_cast<double>(bytes_))
+      fail(std::string(what) + " " + std::to_string(n) + ": more than the file's " + std::to_string(bytes_) +
+           " bytes can hold");
+    return n;
+  }
   /// `key value`: the value after its keyword.
   long keyed_integer(std::string_view key) {
     keyword(key);
@@ -106,6 +116,7 @@ class Reader {
  private:
   const fs::path& file_;
   std::istream& in_;
+  std::uintmax_t bytes_;
 };
 
 /// A counter of the `counters` line: integers in decimal, doubles in hexadecimal.
@@ -260,13 +271,30 @@ void check_plausible(const Checkpoint& c, const Reader& r) {
 }  // namespace
 
 Checkpoint read_checkpoint(const fs::path& file) {
+  // A regular file only: /dev/zero was read until the kernel killed the run at 24 GB, and a FIFO
+  // without a writer waits forever.
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    throw CheckpointError(file.string() + (fs::exists(file, ec) ? ": expected a checkpoint file; found " +
+                                                                      std::string(fs::is_directory(file, ec)
+                                                                                      ? "a directory"
+                                                                                      : "a device, FIFO or socket")
+                                                                : ": cannot open the checkpoint: no such file"));
+  const std::uintmax_t bytes = fs::file_size(file, ec);
+  if (ec) throw CheckpointError(file.string() + ": cannot open the checkpoint: " + ec.message());
+  // Its text is held whole for the checksum: a file larger than the memory a run may use is no
+  // checkpoint this machine can continue from.
+  if (const reader::MemoryLimit limit = reader::memory_limit(); static_cast<double>(bytes) > 0.5 * limit.bytes)
+    throw CheckpointError(file.string() + ": " + reader::format_bytes(static_cast<double>(bytes)) +
+                          ", more than half the memory limit (" + limit.described +
+                          "); not a checkpoint this run can read");
   std::ifstream file_in(file, std::ios::binary);
   if (!file_in) throw CheckpointError(file.string() + ": cannot open the checkpoint");
   const std::string text{std::istreambuf_iterator<char>(file_in), std::istreambuf_iterator<char>()};
   // The checksum line and `end` close the file; the checksum covers everything before them.
   const std::size_t at = text.rfind("\nchecksum ");
   std::istringstream in(at == std::string::npos ? text : text.substr(0, at + 1));
-  Reader r(file, in);
+  Reader r(file, in, bytes);
   Checkpoint c;
   solvers::IntegratorState& s = c.state;
   if (r.word("the header") != magic) r.fail("it does not start with '" + std::string(magic) + "'");
@@ -282,9 +310,11 @@ Checkpoint read_checkpoint(const fs::path& file) {
     r.fail("malformed fingerprint '" + h + "'");
   c.model.hash = hash;
   c.model.unknowns = r.keyed_integer("unknowns");
-  c.model.nodes = r.keyed_integer("nodes");
-  c.model.elements = r.keyed_integer("elements");
-  if (c.model.nodes < 0 || c.model.elements < 0) r.fail("negative node or element count");
+  // A node's line holds 17 numbers, an element's 3 at least: two bytes each, digit and separator.
+  r.keyword("nodes");
+  c.model.nodes = r.count("nodes", 34);
+  r.keyword("elements");
+  c.model.elements = r.count("elements", 6);
   s.t = r.keyed_real("t");
   s.step = r.keyed_integer("step");
   s.h = r.keyed_real("h");
@@ -302,7 +332,7 @@ Checkpoint read_checkpoint(const fs::path& file) {
   r.keyword("counters");
   for_each_carried_counter([&](const auto& field) { read_counter(r, field.name, s.counters.*field.member); });
   r.keyword("increments");
-  const long n_increments = r.integer("the increment count");
+  const long n_increments = r.count("the increment count", 12);
   if (n_increments != 0 && n_increments != c.model.nodes) r.fail("increments for " + std::to_string(n_increments) +
                                                                   " nodes, the checkpoint has " +
                                                                   std::to_string(c.model.nodes));
@@ -327,8 +357,8 @@ Checkpoint read_checkpoint(const fs::path& file) {
     r.keyword("element");
     if (r.integer("the element index") != static_cast<long>(i))
       r.fail("element " + std::to_string(i) + " out of order");
-    const long n = r.integer("the history size");
-    if (n < 0 || n > 4096) r.fail("element " + std::to_string(i) + ": history size " + std::to_string(n));
+    const long n = r.count("the history size", 2);
+    if (n > 4096) r.fail("element " + std::to_string(i) + ": history size " + std::to_string(n));
     s.element_history[i].resize(static_cast<std::size_t>(n));
     r.reals(s.element_history[i], static_cast<int>(n), "an element history");
   }
@@ -356,13 +386,12 @@ Checkpoint read_checkpoint(const fs::path& file) {
     r.fail("unknown time scheme " + std::to_string(scheme));
   j.scheme = static_cast<fem::TimeScheme>(scheme);
   j.ranks = static_cast<int>(r.integer("the kept Jacobian's rank count"));
-  const long n_values = r.integer("the kept Jacobian's entry count");
-  if (n_values < 0) r.fail("negative Jacobian entry count");
+  const long n_values = r.count("the kept Jacobian's entry count", 2);
   j.values.resize(static_cast<std::size_t>(n_values));
   r.reals(j.values, static_cast<int>(n_values), "a Jacobian entry");
   r.keyword("axes");
-  const long n_axes = r.integer("the count of the kept Jacobian's axes entries");
-  if (n_axes < 0 || n_axes % 9 != 0)
+  const long n_axes = r.count("the count of the kept Jacobian's axes entries", 2);
+  if (n_axes % 9 != 0)
     r.fail("the kept Jacobian's axes: " + std::to_string(n_axes) + " entries, not 9 per node");
   j.axes.resize(static_cast<std::size_t>(n_axes));
   r.reals(j.axes, static_cast<int>(n_axes), "an entry of the kept Jacobian's axes");
@@ -375,8 +404,7 @@ Checkpoint read_checkpoint(const fs::path& file) {
   const long n_parameters = r.integer("the count of the parameters differentiated by");
   if (n_parameters < 0 || n_parameters > 10000) r.fail(std::to_string(n_parameters) + " sensitivity parameters");
   for (long i = 0; i < n_parameters; ++i) s.sensitivity_parameters.push_back(r.word("a parameter's name"));
-  const long n_derivatives = r.integer("the count of the derivatives");
-  if (n_derivatives < 0) r.fail("negative derivative count");
+  const long n_derivatives = r.count("the count of the derivatives", 2);
   s.sensitivity.resize(static_cast<std::size_t>(n_derivatives));
   r.reals(s.sensitivity, static_cast<int>(n_derivatives), "a derivative");
   if (std::string extra; in >> extra) r.fail("unexpected '" + extra + "' before the checksum");

@@ -1,6 +1,7 @@
 #include "io/model_reader.hpp"
 
 #include "io/model/model_context.hpp"
+#include "io/model/size_budget.hpp"
 #include "io/model/section_readers.hpp"
 #include "io/yaml_cursor.hpp"
 #include "io/yaml_overrides.hpp"
@@ -88,10 +89,29 @@ class SecondDocument : public YAML::EventHandler {
   YAML::Mark document_start_ = YAML::Mark::null_mark();
 };
 
+/// The memory of yaml-cpp's tree per byte of the file it holds (measured: docs/model-format.md, "Limits").
+constexpr double yaml_bytes_per_file_byte = 60.0;
+
 YAML::Node load_document(const std::filesystem::path& file, const std::string& display) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec))
     throw InputError(display, 0, 0, "", "expected a model file; found a directory");
+  // A regular file of bounded size: a FIFO without a writer waited forever, and a 100 MB model
+  // needed more than 6 GB as a YAML tree before any of it was checked.
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    throw InputError(display, 0, 0, "", "expected a model file; found a device, FIFO or socket");
+  if (const std::uintmax_t bytes = std::filesystem::file_size(file, ec); !ec) {
+    if (bytes > max_model_file_bytes)
+      throw InputError(display, 0, 0, "",
+                       "expected a model file of at most " + reader::format_bytes(max_model_file_bytes) + "; found " +
+                           reader::format_bytes(static_cast<double>(bytes)));
+    const reader::MemoryLimit limit = reader::memory_limit();
+    const double tree = yaml_bytes_per_file_byte * static_cast<double>(bytes);
+    if (!(tree <= limit.bytes))
+      throw InputError(display, 0, 0, "",
+                       "reading this " + reader::format_bytes(static_cast<double>(bytes)) + " model would need about " +
+                           reader::format_bytes(tree) + " for its YAML tree; expected at most " + limit.described);
+  }
   std::ifstream in(file);
   if (!in) throw InputError(display, 0, 0, "", std::string("cannot open the model file: ") + std::strerror(errno));
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -13,6 +13,9 @@
 
 namespace catena::io {
 
+/// The largest model file read (64 MiB): its YAML tree takes some 60 times its size in memory.
+inline constexpr double max_model_file_bytes = 64.0 * 1024 * 1024;
+
 /// Reads, validates and builds a model. `overrides` are the `--set key=value` strings of the
 /// command line: a declared parameter name replaces that parameter (its value may be an expression
 /// of earlier parameters); otherwise `key` is a dotted path into the document (`analysis.dt`,

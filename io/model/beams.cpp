@@ -87,6 +87,12 @@ Arc read_arc(const ModelContext& context, const Cursor& c, const fem::Vec3& star
   return arc;
 }
 
+/// A beam of `n` elements: n − 1 generated frame nodes, n elements; reserved before they are.
+void reserve_beam(ModelContext& context, const Cursor& count, int n) {
+  context.budget.reserve(count, node_size(true).times(n - 1) + two_frame_element_size().times(n),
+                         std::to_string(n) + " elements");
+}
+
 }  // namespace
 
 constexpr ListSection beams_section{
@@ -130,6 +136,7 @@ void read_beams(ModelContext& context) {
       a = context.read_node(from_cursor);
       const Cursor count_cursor = item.get("elements", "the number of elements along the arc");
       n = read_integer(count_cursor, parameters, "elements along the arc", 1);
+      reserve_beam(context, count_cursor, n);
       arc = read_arc(context, *arc_cursor, context.reference_position(a));
       const fem::Vec3 Xa = context.reference_position(a);
       const fem::Vec3 end = arc->point(Xa, arc->angle);
@@ -158,6 +165,7 @@ void read_beams(ModelContext& context) {
       a = context.read_node(from_cursor);
       b = context.read_node(to_cursor);
       if (count) n = read_integer(*count, parameters, "elements along the beam", 1);
+      reserve_beam(context, count ? *count : item, n);
       context.check_two_ends(to_cursor, to_cursor, a, b, "beam");
     }
 

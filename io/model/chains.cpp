@@ -22,6 +22,12 @@ std::pair<elements::JointDefinition, fem::Mat3> read_chain_joint(const ModelCont
   return {std::move(def), axes};
 }
 
+/// A chain of `n` bodies: n frame nodes, n bodies and n joints (at most); reserved before they are.
+void reserve_chain(ModelContext& context, const Cursor& count, int n) {
+  context.budget.reserve(count, (node_size(true) + two_frame_element_size() + joint_size()).times(n),
+                         std::to_string(n) + " bodies");
+}
+
 /// The joint points of a chain: `points`, or `bodies` + 1 points from `from` along `direction`.
 std::vector<fem::Vec3> read_chain_points(ModelContext& context, const Cursor& item) {
   const fem::ParameterTable& parameters = context.parameters;
@@ -43,6 +49,7 @@ std::vector<fem::Vec3> read_chain_points(ModelContext& context, const Cursor& it
     });
     if (points.size() < 2)
       given->fail("expected at least 2 chain points (the ends of one body); found " + std::to_string(points.size()));
+    reserve_chain(context, *given, static_cast<int>(points.size()) - 1);
     if (bodies) {
       const int n = read_integer(*bodies, parameters, "bodies in the chain", 1);
       if (static_cast<std::size_t>(n) + 1 != points.size())
@@ -51,7 +58,9 @@ std::vector<fem::Vec3> read_chain_points(ModelContext& context, const Cursor& it
     }
   } else {
     if (!bodies && !from) static_cast<void>(item.get("points", "the joint points, or bodies, from, direction and length"));
-    const int n = read_integer(item.get("bodies", "the number of bodies"), parameters, "bodies in the chain", 1);
+    const Cursor bodies_cursor = item.get("bodies", "the number of bodies");
+    const int n = read_integer(bodies_cursor, parameters, "bodies in the chain", 1);
+    reserve_chain(context, bodies_cursor, n);
     const fem::Vec3 start =
         read_vec3(item.get("from", "the chain's first end [m]"), parameters, key_quantity<"chains[]", "from">("point"));
     const Cursor direction_cursor = item.get("direction", "the direction of the chain [x, y, z]");

@@ -114,6 +114,7 @@ void read_joints(ModelContext& context) {
     if (const auto t = item.find("active_until"))
       def.active_until = read_number(*t, parameters, key_quantity<"joints[]", "active_until">("time"));
 
+    context.budget.reserve(item, joint_size(), "this joint");
     add_joint(context, name, std::move(def), a, b, point, axes, item);
   });
 }

@@ -8,6 +8,7 @@ fem::NodeId ModelContext::add_node(const std::string& name, const fem::Vec3& pos
                                    fem::NodeKind kind) {
   const fem::NodeId id = model.add_node(name, position, kind);
   node_lines.emplace(name, line);
+  node_ids.emplace(name, id);
   nodes.push_back(NodeRecord{.cursor = cursor});
   return id;
 }
@@ -25,7 +26,7 @@ std::string ModelContext::name_at(const Cursor& c, std::string_view what) const 
 
 fem::NodeId ModelContext::read_node(const Cursor& c) const {
   const std::string name = name_at(c, "a node name");
-  if (const auto id = model.find_node(name)) return *id;
+  if (const auto it = node_ids.find(name); it != node_ids.end()) return it->second;
   std::vector<std::string> names;
   for (const fem::Node& node : model.nodes) names.push_back(node.name);
   c.fail("unknown node '" + name + "'" +

@@ -8,6 +8,7 @@
 #include "elements/joint.hpp"
 #include "fem/model.hpp"
 #include "fem/sensor.hpp"
+#include "io/model/size_budget.hpp"
 #include "io/yaml_cursor.hpp"
 
 #include <array>
@@ -54,6 +55,7 @@ struct ModelContext {
   std::vector<NodeRecord> nodes;  ///< one per node of `model`
   std::vector<std::pair<elements::Joint*, Cursor>> joints;  ///< with where each was defined
   std::map<std::string, int> node_lines;     ///< node name -> line of definition
+  std::map<std::string, fem::NodeId, std::less<>> node_ids;  ///< node name -> node (Model::find_node is linear)
   std::map<std::string, int> element_lines;  ///< element name -> line of first use
   std::map<std::string, BeamDefinition> beams;
   std::map<std::string, int> set_lines;          ///< set name -> line of definition
@@ -61,6 +63,7 @@ struct ModelContext {
   std::map<std::string, fem::SensorFrame> body_frames;   ///< rigid body name -> its frame (centre, node axes)
   std::map<std::string, fem::SensorFrame> joint_frames;  ///< joint name -> its frame A
   std::optional<VelocityField> initial_velocity;
+  SizeBudget budget;  ///< the model's projected size against the memory limit
 
   [[nodiscard]] NodeRecord& record(fem::NodeId id) { return nodes[static_cast<std::size_t>(id.index)]; }
   [[nodiscard]] const std::string& node_name(fem::NodeId id) const {

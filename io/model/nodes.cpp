@@ -31,6 +31,7 @@ void read_nodes(ModelContext& context) {
     if (const auto it = context.node_lines.find(name); it != context.node_lines.end())
       name_cursor.fail("duplicate node name '" + name + "' (first defined on line " + std::to_string(it->second) +
                        "); expected a new name");
+    context.budget.reserve(item, node_size(item.find("orientation") || item.find("angular_velocity")), "this node");
     const fem::Vec3 position = read_vec3(item.get("position", "the node's position [m]"), parameters,
                                          key_quantity<"nodes[]", "position">("position"));
     const fem::NodeId id = context.add_node(name, position, name_cursor, line);
