@@ -285,7 +285,15 @@ void Tableau::stamp_local_elements_with(const fem::StepState& context, Vec x, fe
   const bool probing = concurrent && requested_threads_ > 1 && active_threads_ == 1 && probes_ < probe_passes;
   const auto start = std::chrono::steady_clock::now();
   // Handed over by reference: a std::function holding the lambda itself would allocate each pass.
-  const auto stamp = [&](int slot, std::size_t e) { model_->elements[e]->stamp(s, r, sink_for(slot, e)); };
+  const auto stamp = [&](int slot, std::size_t e) {
+    try {
+      model_->elements[e]->stamp(s, r, sink_for(slot, e));
+    } catch (const fem::DomainError& error) {
+      // Named with where the model file writes it: "model.yaml:6: beam element 'bar_2': beam
+      // collapsed to zero length" (Newton cuts the step on it; a run that cannot go on says it).
+      throw fem::DomainError(model_->element_description(*model_->elements[e]) + ": " + error.what());
+    }
+  };
   try {
     stamp_plan_.run(concurrent ? active_threads_ : 1, std::cref(stamp));
   } catch (...) {

@@ -58,4 +58,10 @@ void Model::update_length_scale() {
   length_scale = std::max((hi - lo).norm(), 1e-3);
 }
 
+std::string Model::element_description(const Element& e) const {
+  std::string d = std::string(e.kind()) + " element '" + e.name() + "'";
+  if (const auto it = origins.find(element_origin_key(e.name())); it != origins.end()) d = it->second + ": " + d;
+  return d;
+}
+
 }  // namespace catena::fem

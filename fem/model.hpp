@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -93,6 +94,11 @@ struct NamedSet {
   std::vector<const Element*> elements;     ///< an element set (owned by the model)
 };
 
+/// The key of Model::origins under which the reader records where an element is written.
+[[nodiscard]] inline std::string element_origin_key(std::string_view element_name) {
+  return "element '" + std::string(element_name) + "'";
+}
+
 class Model {
  public:
   std::string name;
@@ -111,9 +117,10 @@ class Model {
   /// The parameters the model file declares (`parameters`), in its order, with their values after
   /// `--set`: what `catena run --sensitivity` differentiates by (solvers/direct_sensitivity.hpp).
   std::vector<std::pair<std::string, double>> parameters;
-  /// Where the model file writes an element, "model.yaml:12", by the owner name of its unknowns
-  /// ("joint 'hinge'"): for messages about the element found after reading (a joint whose
-  /// constraints are redundant). Joints only so far.
+  /// Where the model file writes an element, "model.yaml:12", by the owner name of its
+  /// unknowns ("joint 'hinge'") and by element_origin_key (every element the reader makes): for
+  /// messages about the element found after reading (a joint whose constraints are redundant, a
+  /// beam collapsing in a step: element_description).
   std::map<std::string, std::string, std::less<>> origins;
 
   /// Adds a node and its unknown blocks; returns its id.
@@ -148,6 +155,9 @@ class Model {
   void make_frame(NodeId node);
   /// Recomputes `length_scale` from the node positions and the elements' output points.
   void update_length_scale();
+  /// "model.yaml:12: beam element 'bar_2'": an element named for a message, with where the
+  /// model file writes it when the reader recorded it (origins).
+  [[nodiscard]] std::string element_description(const Element& e) const;
 
  private:
   /// A frame node's rotation block, and the node's blocks declared turning with it.

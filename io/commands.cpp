@@ -3,6 +3,7 @@
 #include "assembly/collectives.hpp"
 #include "assembly/petsc_session.hpp"
 #include "assembly/tableau.hpp"
+#include "fem/start_stamp.hpp"
 #include "io/checkpoint.hpp"
 #include "io/csv_writer.hpp"
 #include "io/linearized_command.hpp"
@@ -107,6 +108,12 @@ bool lock_output_directory(const std::filesystem::path& out, std::optional<RunDi
 int run_command(const RunOptions& options) {
   std::optional<fem::Model> model = load_model(options, is_root());
   if (!model) return exit_bad_input;
+  // An element that cannot be stamped at the initial state, named where the file writes it, as
+  // `check` refuses it (fem/start_stamp.hpp).
+  if (const std::optional<std::string> refused = fem::first_unstampable_element(*model)) {
+    print_error(*refused);
+    return exit_bad_input;
+  }
   // Nothing is written before the model is known to be valid: bad input never clobbers results.
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("out") / model->name);
   // One run per directory; a fresh run clears an earlier run's frames (a restart cuts them itself).

@@ -4,6 +4,7 @@
 #include "assembly/ordering.hpp"
 #include "elements/joint.hpp"
 #include "fem/constraint_rank.hpp"
+#include "fem/start_stamp.hpp"
 #include "io/commands.hpp"
 #include "io/model_reader.hpp"
 
@@ -61,6 +62,11 @@ int check_command(const RunOptions& options) {
   if (redundant && !redundant->empty()) {
     std::cerr << options.model.string() << ": model '" << model->name
               << "': " << fem::redundancy_message(*redundant, *model) << '\n';
+    return exit_bad_input;
+  }
+  // What the first stamp of `run` would refuse (fem/start_stamp.hpp).
+  if (const std::optional<std::string> refused = fem::first_unstampable_element(*model)) {
+    std::cerr << *refused << '\n';
     return exit_bad_input;
   }
   // Counted from the declared couplings, without PETSc (the tableau's pattern is the same).

@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
 #include <system_error>
 
 namespace catena::io::reader {
@@ -85,7 +86,12 @@ void visit_items(ModelContext& context, const Cursor& list, const ItemVisitor& v
       visit_repeat(context, item, *range, visit, count);
     } else {
       context.budget.reserve(item, ModelSize{.items = 1.0}, "this item");
-      visit(item, count++);
+      try {
+        visit(item, count++);
+      } catch (const std::invalid_argument& e) {
+        // What an element's constructor refuses ("joint axes must be a rotation"), at its item.
+        item.fail(e.what());
+      }
     }
   }
 }

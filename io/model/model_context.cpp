@@ -74,6 +74,8 @@ void ModelContext::claim_element_name(const std::string& name, const Cursor& c) 
     c.fail("duplicate element name '" + name + "' (first used on line " + std::to_string(it->second) +
            "); expected a new name");
   element_lines.emplace(name, c.node().Mark().line + 1);
+  // For messages about the element found after reading (a beam collapsing in a step).
+  model.origins.emplace(fem::element_origin_key(name), c.where());
 }
 
 std::string ModelContext::element_name(const Cursor& item, std::string_view prefix, std::size_t index) {

@@ -256,3 +256,43 @@ TEST(Limits, CheckpointsAreReadWithASizeBound) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Limits, WhatAnElementRefusesIsNamedWithItsLineByCheckAndRun) {
+  // Issue 20: a beam at 1e200 m passed `check`, and `run` refused "beam collapsed to zero length"
+  // (its length overflows) with no element and no line; a joint whose axis overflows said "joint
+  // axes must be a rotation" with no place. Both now name the element and its line, and `check`
+  // refuses what `run` refuses, with nothing written.
+  const ScratchDirectory dir;
+  const fs::path beam = write(dir.path() / "beam.yaml",
+                              "name: far\n"
+                              "nodes:\n"
+                              "  - {name: a, position: [1e200, 0, 0]}\n"
+                              "  - {name: b, position: [2e200, 0, 0]}\n"
+                              "beams:\n"
+                              "  - {name: bar, from: a, to: b, elements: 2,\n"
+                              "     section: {EA: 1e6, GJ: 10, EIy: 10, EIz: 10, rhoA: 1, rhoJ: 0.1}}\n"
+                              "supports: [{node: a, dofs: all}]\n"
+                              "analysis: {dt: 0.01, t_end: 0.1}\n");
+  for (const char* command : {"check", "run"}) {
+    const CliResult r = run_cli({command, beam.string(), "--out", (dir.path() / "out").string()});
+    EXPECT_EQ(r.code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("beam.yaml:6: beam element 'bar_1': beam collapsed to zero length"), std::string::npos)
+        << command << ": " << r.output;
+    EXPECT_FALSE(fs::exists(dir.path() / "out")) << command;
+  }
+  const fs::path joint = write(dir.path() / "joint.yaml",
+                               "name: axis\n"
+                               "nodes: [{name: b, position: [1, 0, 0]}]\n"
+                               "rigid_bodies: [{name: body, node: b, mass: 1, inertia: [1, 1, 1]}]\n"
+                               "joints:\n"
+                               "  - {name: hinge, kind: revolute, node: b, at: [0, 0, 0], axis: [1e300, 1e300, 0]}\n"
+                               "analysis: {dt: 0.01, t_end: 0.1}\n");
+  const CliResult r = run_cli({"check", joint.string()});
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("joint.yaml:5:5: joints[0]: joint 'hinge': joint axes must be a rotation"), std::string::npos)
+      << r.output;
+}
+
+}  // namespace
