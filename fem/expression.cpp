@@ -98,7 +98,10 @@ double Expression::operator()(double t) const {
                           ": " + e.GetMsg());
   }
   if (!std::isfinite(v))
-    throw ExpressionError("'" + impl_->text + "' is not finite at t = " + std::to_string(t));
+    throw ExpressionError("'" + impl_->text + "', which is " +
+                          (std::isnan(v) ? std::string("not a number (NaN: 0/0, inf - inf, ...)")
+                                         : std::string(v > 0 ? "+inf" : "-inf")) +
+                          (impl_->uses_time ? " at t = " + std::to_string(t) : std::string()));
   return v;
 }
 

@@ -15,9 +15,37 @@
 
 namespace catena::io {
 
+namespace {
+
+/// The length of the well-formed UTF-8 sequence starting text[i] (RFC 3629: no overlong forms,
+/// no surrogates, at most U+10FFFF), 0 when it is not one.
+std::size_t utf8_sequence(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  std::size_t n = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) n = 2;
+  else if (b0 == 0xE0) n = 3, low = 0xA0;
+  else if (b0 >= 0xE1 && b0 <= 0xEC) n = 3;
+  else if (b0 == 0xED) n = 3, high = 0x9F;
+  else if (b0 >= 0xEE && b0 <= 0xEF) n = 3;
+  else if (b0 == 0xF0) n = 4, low = 0x90;
+  else if (b0 >= 0xF1 && b0 <= 0xF3) n = 4;
+  else if (b0 == 0xF4) n = 4, high = 0x8F;
+  else return 0;
+  if (i + n > text.size() || byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string json_string(std::string_view text) {
   std::string out = "\"";
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -31,10 +59,16 @@ std::string json_string(std::string_view text) {
           char escaped[8];
           std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
           out += escaped;
+        } else if (const std::size_t n = utf8_sequence(text, i); n > 0) {
+          out.append(text.substr(i, n));
+          i += n;
+          continue;
         } else {
-          out += c;
+          // Not UTF-8 (a model name in Latin-1): JSON must be, so the byte becomes U+FFFD.
+          out += "\\ufffd";
         }
     }
+    ++i;
   }
   return out + '"';
 }

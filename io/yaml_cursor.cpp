@@ -362,8 +362,9 @@ double read_number(const Cursor& c, const fem::ParameterTable& parameters, const
     }
     try {
       value = (*e)(0.0);
-    } catch (const fem::ExpressionError&) {
-      value = std::numeric_limits<double>::infinity();  // reported below
+    } catch (const fem::ExpressionError& error) {
+      // Not finite: NaN or an infinity, as the expression says (not reported as "= inf").
+      c.fail("expected a finite " + noun_with_unit(q) + "; found " + error.what());
     }
   }
   value *= factor;

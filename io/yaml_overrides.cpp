@@ -25,13 +25,21 @@ std::string trim(std::string_view s) {
 /// "nodes[1].position[0]" and "nodes.1.position.0" both give {nodes, 1, position, 0}.
 std::vector<std::string> split_path(const std::string& key) {
   std::string dotted;
+  bool open = false;  // inside [ ]: an index, closed before the next segment
   for (char c : key) {
     if (c == '[') {
+      if (open) fail(key, "expected ']' before the next '[' (an index is written [1])");
+      open = true;
       dotted += '.';
-    } else if (c != ']') {
+    } else if (c == ']') {
+      if (!open) fail(key, "found ']' without its '[' (an index is written [1])");
+      open = false;
+    } else {
+      if (open && c == '.') fail(key, "expected ']' to close the index before '.' (an index is written [1])");
       dotted += c;
     }
   }
+  if (open) fail(key, "expected ']' to close the index at its end (an index is written [1])");
   std::vector<std::string> segments;
   std::size_t start = 0;
   while (true) {

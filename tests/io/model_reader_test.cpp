@@ -217,6 +217,15 @@ TEST(ModelReader, RejectsUnknownParameterOverrideWithSuggestion) {
   EXPECT_NE(std::string(e.what()).find("did you mean 'm'?"), std::string::npos) << e.what();
 }
 
+TEST(ModelReader, RejectsOverridePathsWhoseBracketsDoNotPair) {
+  // Issue 20: a missing ']' was accepted silently (nodes[1.position[0] set something).
+  for (const char* path : {"nodes[1.position[0]=2", "nodes[1].position[0=2", "nodes]1[.position=2", "nodes[[1]]=2"}) {
+    const InputError e = read_error(good_dir / "bathe_pendulum.yaml", {path});
+    EXPECT_EQ(e.file(), "--set") << path;
+    EXPECT_NE(std::string(e.what()).find("an index is written [1]"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ModelReader, RejectsMalformedOverrides) {
   EXPECT_NE(std::string(read_error(good_dir / "bathe_pendulum.yaml", {"analysis.dt"}).what()).find("key=value"),
             std::string::npos);

@@ -218,3 +218,22 @@ TEST(SummaryWriter, RejectsExtraNameThatRepeatsAField) {
 
 }  // namespace
 }  // namespace catena::io
+
+namespace catena::io {
+namespace {
+
+TEST(SummaryWriter, StringsAreValidJsonWhateverTheBytes) {
+  // Issue 20: a model name in Latin-1 made summary.json invalid. UTF-8 passes as it is (2, 3 and
+  // 4 bytes), control characters are escaped, and every byte that is not UTF-8 (a lone
+  // continuation, an overlong form, a surrogate, a cut sequence) becomes U+FFFD.
+  EXPECT_EQ(json_string("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa7"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa7\"");
+  EXPECT_EQ(json_string("caf\xe9"), "\"caf\\ufffd\"");
+  EXPECT_EQ(json_string("\x80"), "\"\\ufffd\"");
+  EXPECT_EQ(json_string("\xc0\xaf"), "\"\\ufffd\\ufffd\"");
+  EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+  EXPECT_EQ(json_string("\xe2\x82"), "\"\\ufffd\\ufffd\"");
+  EXPECT_EQ(json_string("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+}
+
+}  // namespace
+}  // namespace catena::io
