@@ -19,6 +19,7 @@
 #include "io/vtk_writer.hpp"
 #include "solvers/adjoint_gradient.hpp"
 #include "solvers/direct_sensitivity.hpp"
+#include "solvers/newton.hpp"
 #include "solvers/time_integrator.hpp"
 
 #include <atomic>
@@ -112,6 +113,13 @@ int run_command(const RunOptions& options) {
   // `check` refuses it (fem/start_stamp.hpp).
   if (const std::optional<std::string> refused = fem::first_unstampable_element(*model)) {
     print_error(*refused);
+    return exit_bad_input;
+  }
+  // A serial linear solver under MPI: refused before anything is written, not when Newton meets it.
+  try {
+    static_cast<void>(solvers::solver_package(model->analysis.linear_solver, assembly::PetscSession::size()));
+  } catch (const std::invalid_argument& e) {
+    print_error(options.model.string() + ": analysis.linear_solver: " + e.what());
     return exit_bad_input;
   }
   // Nothing is written before the model is known to be valid: bad input never clobbers results.
