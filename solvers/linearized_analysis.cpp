@@ -171,18 +171,32 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
   const assembly::VecHandle dk = tableau_->create_vector(), dm = tableau_->create_vector();
   check(MatGetDiagonal(K_, dk), "MatGetDiagonal");
   check(MatGetDiagonal(M, dm), "MatGetDiagonal");
-  double local = 0.0, omega2 = 0.0;
+  double local[2] = {0.0, 0.0}, global[2] = {0.0, 0.0};  // the largest K_ii / M_ii and M_ii
   {
     const PetscScalar *k = nullptr, *m = nullptr;
     check(VecGetArrayRead(dk, &k), "VecGetArrayRead");
     check(VecGetArrayRead(dm, &m), "VecGetArrayRead");
     for (PetscInt i = 0; i < tableau_->n_owned(); ++i)
-      if (m[i] > 0.0) local = std::max(local, std::abs(k[i]) / m[i]);
+      if (m[i] > 0.0) {
+        local[0] = std::max(local[0], std::abs(k[i]) / m[i]);
+        local[1] = std::max(local[1], m[i]);
+      }
     check(VecRestoreArrayRead(dk, &k), "VecRestoreArrayRead");
     check(VecRestoreArrayRead(dm, &m), "VecRestoreArrayRead");
   }
-  MPI_Allreduce(&local, &omega2, 1, MPI_DOUBLE, MPI_MAX, tableau_->comm());
-  if (!(omega2 > 0.0)) throw SolverFailure("eigen-analysis: the model has no inertia (give masses or densities)", 0.0);
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, tableau_->comm());
+  if (!(global[1] > 0.0))
+    throw SolverFailure("eigen-analysis: the model has no inertia (give masses or densities)", 0.0);
+  const double omega2 = global[0];
+  // Inertia, but no stiffness on the rows that carry it: the springs act only through joints' own
+  // unknowns (two free bodies on a spring hinge), or there are none. The scale of the spectrum,
+  // which sets the shift and the filters below, is then unknown: estimating it from ‖K‖ / m was
+  // tried and dropped (two bodies on a hinge of stiffness 1e4: the elastic mode 2 % off).
+  if (!(omega2 > 0.0))
+    throw SolverFailure("eigen-analysis: no stiffness acts on the nodes that carry inertia (springs only "
+                        "through joints' own unknowns, or none at all), so the scale of the spectrum is unknown; "
+                        "support a node or add a stiff element to a node with mass",
+                        0.0);
   result.quadratic = with_damping && quadratic();
   if (two_sided && result.quadratic)
     throw SolverFailure("eigen-analysis: left eigenvectors of a quadratic problem (D ≠ 0) are not computed", 0.0);
