@@ -144,6 +144,12 @@ int run_command(const RunOptions& options) {
     print_error(options.model.string() + ": cannot set up the tableau: " + e.what());
     return exit_bad_input;
   }
+  try {
+    solvers::check_chosen_solver_package(tableau->jacobian());
+  } catch (const std::invalid_argument& e) {
+    print_error(std::string("catena: the PETSc options after '--': ") + e.what() + "; nothing was written");
+    return exit_bad_input;
+  }
   // --sensitivity: the model read again at perturbed parameter values (every rank evaluates its
   // elements of each), checked before anything is written.
   std::unique_ptr<solvers::DirectSensitivity> sensitivity;

@@ -33,6 +33,20 @@ const char* solver_package(const std::string& name, int ranks) {
   return it->second;
 }
 
+void check_chosen_solver_package(Mat jacobian) {
+  char chosen[256] = "";
+  PetscBool given = PETSC_FALSE;
+  check(PetscOptionsGetString(nullptr, nullptr, "-pc_factor_mat_solver_type", chosen, sizeof chosen, &given),
+        "PetscOptionsGetString");
+  if (!given) return;
+  PetscBool available = PETSC_FALSE;
+  check(MatGetFactorAvailable(jacobian, chosen, MAT_FACTOR_LU, &available), "MatGetFactorAvailable");
+  if (!available)
+    throw std::invalid_argument(std::string("-pc_factor_mat_solver_type ") + chosen +
+                                ": no LU factorization of that name in this PETSc for this matrix (superlu, mumps, "
+                                "klu, umfpack, petsc; or analysis.linear_solver)");
+}
+
 void configure_direct_solve(KSP ksp, const char* package) {
   check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
   PC pc = nullptr;

@@ -71,6 +71,11 @@ const char* solver_package(const std::string& name, int ranks);
 /// (METIS) order.
 void configure_direct_solve(KSP ksp, const char* package);
 
+/// Throws std::invalid_argument when the LU package the options after `--` choose
+/// (-pc_factor_mat_solver_type) is not one this PETSc has for the tableau's matrix: bad input,
+/// found before a run writes anything (it used to fail as a "singular Jacobian" in the first step).
+void check_chosen_solver_package(Mat jacobian);
+
 struct NewtonSettings {
   int max_iterations = 25;
   double tolerance = 1e-10;

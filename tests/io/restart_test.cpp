@@ -465,6 +465,14 @@ TEST(Restart, PetscOptionsItRefusesAreBadInputAndNothingIsWritten) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("PETSc did not start with the options after '--'"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out / "summary.json"));
+  // An LU package PETSc does not have was found as a "singular Jacobian" in the first step.
+  const Result package = run({"run", source("cases/bathe-pendulum/model.yaml"), "--out", out.string(), "--quiet",
+                              "--", "-pc_factor_mat_solver_type", "nonsense"});
+  EXPECT_EQ(package.code, 2) << package.output;
+  EXPECT_NE(package.output.find("-pc_factor_mat_solver_type nonsense: no LU factorization of that name"),
+            std::string::npos)
+      << package.output;
+  EXPECT_FALSE(fs::exists(out / "summary.json"));
 }
 
 TEST(Restart, SigtermLeavesReadableFilesAndACheckpointToContinueFrom) {
