@@ -9,7 +9,7 @@ DEMO_CASE ?= bathe-pendulum
 # A VTK frame every 0.4 s: ten per swing of the demo's pendulum (its rows stay at every step).
 DEMO_FRAME_DT ?= 0.4
 
-.PHONY: deps configure build demo test clean
+.PHONY: deps configure build demo test test-asan fuzz clean
 
 deps:
 	@tools/install-deps
@@ -40,8 +40,23 @@ demo: build
 	  else echo "Movie:          tools/render failed, see out/$(DEMO_CASE)/render.log"; fi; \
 	fi
 
+# `make test` (what CI runs, .ci/run): the release tests, then the same tests under AddressSanitizer
+# + UBSan (tools/asan-test) and the model reader's fuzzer for FUZZ_SECONDS (tools/fuzz-model-reader);
+# each phase fails the target, and the last lines sum up the two sanitizer phases.
+FUZZ_SECONDS ?= 180
+
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
+	@JOBS=$(JOBS) tools/asan-test
+	@JOBS=$(JOBS) tools/fuzz-model-reader $(FUZZ_SECONDS)
+	@echo
+	@cat build/asan/summary.txt build/fuzz/run/summary.txt
+
+test-asan: deps
+	@JOBS=$(JOBS) tools/asan-test
+
+fuzz: deps
+	@JOBS=$(JOBS) tools/fuzz-model-reader $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build out
