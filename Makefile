@@ -9,6 +9,15 @@ DEMO_CASE ?= bathe-pendulum
 # A VTK frame every 0.4 s: ten per swing of the demo's pendulum (its rows stay at every step).
 DEMO_FRAME_DT ?= 0.4
 
+# ccache, when installed, compiles every preset (CMake takes the launcher from the environment when
+# it first configures a build directory), and with base_dir at this checkout it hashes paths relative
+# to it: a clone anywhere (CI clones into a new directory) hits what another clone compiled.
+ifneq ($(shell command -v ccache),)
+export CMAKE_C_COMPILER_LAUNCHER ?= ccache
+export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
+export CCACHE_BASEDIR := $(CURDIR)
+endif
+
 .PHONY: deps configure build demo test test-asan fuzz clean
 
 deps:
