@@ -40,7 +40,21 @@ struct SensorFrame {
   Mat3 axes = Mat3::Identity();  ///< frame axes in node axes (fixed: in global axes)
 };
 
-struct WeightedSensor;
+/// One term of a Sensor's interpolation: `weight` times the value of `sensor`. A template (of the
+/// sensor type, always Sensor: WeightedSensor below) only so that it is completed where
+/// `Sensor::parts{}` is: clang instantiates std::vector's destructor in that default member
+/// initializer, which needs the element type complete, and a class template is instantiated there,
+/// in Sensor's complete-class context, where a struct declared ahead and defined after Sensor is
+/// still incomplete. The `{}` itself keeps GCC's -Wmissing-field-initializers quiet where a Sensor
+/// is built by designated initializers without `parts`.
+template <class PartSensor>
+struct Weighted {
+  double weight = 0.0;
+  PartSensor sensor;
+};
+
+struct Sensor;
+using WeightedSensor = Weighted<Sensor>;
 
 struct Sensor {
   std::string name;
@@ -56,12 +70,6 @@ struct Sensor {
   /// Not empty: the value is Σ weight · value of the parts (a point between a beam's nodes or
   /// element middles, interpolated linearly), times `scale`; the fields above are then unused.
   std::vector<WeightedSensor> parts{};
-};
-
-/// One term of a Sensor's interpolation.
-struct WeightedSensor {
-  double weight = 0.0;
-  Sensor sensor;
 };
 
 /// Value of `sensor` for the given node states (SI units).

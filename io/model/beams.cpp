@@ -191,8 +191,9 @@ void read_beams(ModelContext& context) {
     BeamDefinition def;
     def.line = line;
     def.chain.push_back(a);
-    const fem::Quaternion& qa = model.initial_state[static_cast<std::size_t>(a.index)].orientation;
-    const fem::Quaternion& qb = model.initial_state[static_cast<std::size_t>(b.index)].orientation;
+    // Copies: add_node below grows initial_state, which moves its elements.
+    const fem::Quaternion qa = model.initial_state[static_cast<std::size_t>(a.index)].orientation;
+    const fem::Quaternion qb = model.initial_state[static_cast<std::size_t>(b.index)].orientation;
     const fem::Quaternion q_mid = qa.angularDistance(qb) < 1e-12 ? qa : fem::Quaternion::Identity();
     // Along an arc, the triads follow the curve (a's turned about the axis by the node's angle)
     // when b's is a's turned by the whole angle; the identity otherwise.
