@@ -204,17 +204,7 @@ AdjointGradient::AdjointGradient(fem::Model& model, assembly::Tableau& tableau,
 
   u_ = tableau.create_vector();
   f_ = tableau.create_vector();
-  Mat J = nullptr;
-  check(MatDuplicate(tableau.jacobian(), MAT_DO_NOT_COPY_VALUES, &J), "MatDuplicate");
-  jacobian_ = assembly::MatHandle(J);
-  KSP ksp = nullptr;
-  check(KSPCreate(tableau.comm(), &ksp), "KSPCreate");
-  ksp_ = assembly::Handle<KSP, KSPDestroy>(ksp);
-  // A pivoting LU that also solves with the transpose (SuperLU; MUMPS under MPI), whatever
-  // Newton uses.
-  configure_direct_solve(ksp_, solver_package("auto", ranks_));
-  check(KSPSetOptionsPrefix(ksp_, "adjoint_"), "KSPSetOptionsPrefix");
-  check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  solve_ = pivoting_solve(tableau, "adjoint_");
 }
 
 AdjointGradient::~AdjointGradient() = default;
@@ -519,11 +509,11 @@ std::vector<double> AdjointGradient::gradient(std::span<const fem::NodeState> fi
     put_state(*model_, scratch_, step.start, {}, 0.0);
     set_owned(u_, step.u);
     set_owned(rhs, rhs_values);
-    tableau_->assemble_jacobian(scratch_.describe(step.time), u_, jacobian_);
-    check(KSPSetOperators(ksp_, jacobian_, jacobian_), "KSPSetOperators");
-    const PetscErrorCode code = quietly([&] { return KSPSolveTranspose(ksp_, rhs, nu_vec); });
+    tableau_->assemble_jacobian(scratch_.describe(step.time), u_, solve_.jacobian);
+    check(KSPSetOperators(solve_.ksp, solve_.jacobian, solve_.jacobian), "KSPSetOperators");
+    const PetscErrorCode code = quietly([&] { return KSPSolveTranspose(solve_.ksp, rhs, nu_vec); });
     KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
-    if (code == 0) check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
+    if (code == 0) check(KSPGetConvergedReason(solve_.ksp, &reason), "KSPGetConvergedReason");
     if (code != 0 || reason < 0)
       throw SolverFailure(format_numbers("t = %.6g s: adjoint: the Jacobian at the converged step is singular "
                                          "(its derivative is not defined: a mechanism without stiffness?)",

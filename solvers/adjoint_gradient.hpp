@@ -172,8 +172,7 @@ class AdjointGradient {
   /// The difference steps along each state-space entry and each unknown.
   std::vector<double> state_step_, unknown_step_;
   assembly::VecHandle u_, f_;
-  assembly::MatHandle jacobian_;
-  assembly::Handle<KSP, KSPDestroy> ksp_;
+  PivotingSolve solve_;
   int ranks_ = 1;
   std::function<fem::Model()> model_source_;
 };

@@ -30,8 +30,6 @@ DirectSensitivity::DirectSensitivity(fem::Model& model, assembly::Tableau& table
                                      std::vector<ParameterModels> parameters)
     : model_(&model), tableau_(&tableau), parameters_(std::move(parameters)) {
   MPI_Comm_rank(tableau.comm(), &rank_);
-  int ranks = 1;
-  MPI_Comm_size(tableau.comm(), &ranks);
   for (ParameterModels& p : parameters_) {
     auto& states = states_.emplace_back();
     for (std::size_t k = 0; k < difference_multiples.size(); ++k)
@@ -41,17 +39,23 @@ DirectSensitivity::DirectSensitivity(fem::Model& model, assembly::Tableau& table
     t.nodes.assign(model.nodes.size(), NodeTangent::Zero());
     for (const auto& e : model.elements) t.histories.emplace_back(history_of(*e).size(), 0.0);
   }
+  solve_ = pivoting_solve(tableau, "sensitivity_");
+}
+
+PivotingSolve pivoting_solve(const assembly::Tableau& tableau, const char* options_prefix) {
+  int ranks = 1;
+  MPI_Comm_size(tableau.comm(), &ranks);
+  PivotingSolve s;
   Mat J = nullptr;
   check(MatDuplicate(tableau.jacobian(), MAT_DO_NOT_COPY_VALUES, &J), "MatDuplicate");
-  jacobian_ = assembly::MatHandle(J);
+  s.jacobian = assembly::MatHandle(J);
   KSP ksp = nullptr;
   check(KSPCreate(tableau.comm(), &ksp), "KSPCreate");
-  ksp_ = assembly::Handle<KSP, KSPDestroy>(ksp);
-  // A pivoting package (SuperLU, MUMPS under MPI) whatever Newton uses: one factorization per
-  // step, of the exact Jacobian, which a saddle-point LU without pivoting might not survive.
-  configure_direct_solve(ksp_, solver_package("auto", ranks));
-  check(KSPSetOptionsPrefix(ksp_, "sensitivity_"), "KSPSetOptionsPrefix");
-  check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  s.ksp = assembly::Handle<KSP, KSPDestroy>(ksp);
+  configure_direct_solve(s.ksp, solver_package("auto", ranks));
+  check(KSPSetOptionsPrefix(s.ksp, options_prefix), "KSPSetOptionsPrefix");
+  check(KSPSetFromOptions(s.ksp), "KSPSetFromOptions");
+  return s;
 }
 
 DirectSensitivity::~DirectSensitivity() = default;
@@ -193,14 +197,14 @@ void DirectSensitivity::step(const fem::TimeElement& time, const CommittedState&
     rhs.push_back(std::move(r));
   }
   // The exact Jacobian at the converged unknowns.
-  tableau_->assemble_jacobian(state.describe(time), u, jacobian_);
-  check(KSPSetOperators(ksp_, jacobian_, jacobian_), "KSPSetOperators");
+  tableau_->assemble_jacobian(state.describe(time), u, solve_.jacobian);
+  check(KSPSetOperators(solve_.ksp, solve_.jacobian, solve_.jacobian), "KSPSetOperators");
   const assembly::VecHandle du = tableau_->create_vector();
   const assembly::VecHandle u_k = tableau_->create_vector();
   for (std::size_t j = 0; j < parameters_.size(); ++j) {
-    const PetscErrorCode code = quietly([&] { return KSPSolve(ksp_, rhs[j], du); });
+    const PetscErrorCode code = quietly([&] { return KSPSolve(solve_.ksp, rhs[j], du); });
     KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
-    if (code == 0) check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
+    if (code == 0) check(KSPGetConvergedReason(solve_.ksp, &reason), "KSPGetConvergedReason");
     if (code != 0 || reason < 0)
       throw SolverFailure(format_numbers("t = %.6g s: sensitivity: the Jacobian at the converged step is singular "
                                          "(its derivative is not defined: a mechanism without stiffness?)",

@@ -56,6 +56,16 @@ template <class T>
   return T((8.0 * (f_p1 - f_m1) - (f_p2 - f_m2)) / (12.0 * step));
 }
 
+/// A copy of the tableau's Jacobian and a KSP that factors it with a pivoting LU (SuperLU; MUMPS
+/// under MPI) whatever Newton uses, with its own options prefix: the sensitivities' exact
+/// Jacobian at a converged step, which a saddle-point LU without pivoting might not survive (the
+/// adjoint also solves with its transpose, which both packages do).
+struct PivotingSolve {
+  assembly::MatHandle jacobian;
+  assembly::Handle<KSP, KSPDestroy> ksp;
+};
+[[nodiscard]] PivotingSolve pivoting_solve(const assembly::Tableau& tableau, const char* options_prefix);
+
 /// A parameter a run is differentiated by: its name and value p, the difference step ε, and the
 /// model read again at p + kε for each k of difference_multiples (the same structure as the run's).
 struct ParameterModels {
@@ -138,8 +148,7 @@ class DirectSensitivity {
   std::vector<StateTangent> tangents_;
   /// Per parameter, the derivative of the objective's integral so far and of its integrand.
   std::vector<ObjectiveIntegral> objective_;
-  assembly::MatHandle jacobian_;
-  assembly::Handle<KSP, KSPDestroy> ksp_;
+  PivotingSolve solve_;
   int rank_ = 0;
 };
 
