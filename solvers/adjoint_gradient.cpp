@@ -1,6 +1,5 @@
 #include "solvers/adjoint_gradient.hpp"
 
-#include "fem/rotation.hpp"
 #include "solvers/element_histories.hpp"
 #include "solvers/newton.hpp"
 #include "solvers/objective.hpp"
@@ -20,22 +19,15 @@ using assembly::quietly;
 
 namespace {
 
-/// Entries per node in the state space: position, velocity, orientation (a spatial rotation
-/// vector), angular velocity, as StateTangent has them.
-constexpr std::size_t node_entries = 12;
+/// Entries per node in the state space: a NodeTangent's (position, velocity, orientation as a
+/// spatial rotation vector, angular velocity).
+constexpr std::size_t node_entries = NodeTangent::RowsAtCompileTime;
 /// Relative difference step of the partials along the state and the unknowns. Measured on the
 /// four-bar's gradient against the direct method's (docs/sensitivity.md): 1e-3 left truncation
 /// errors of 1e-5 (a node moved by 1e-3 of the model's size bends its short elements visibly),
 /// 1e-4 of 1e-7, 1e-5 agrees to 1e-9 where the rounding (~1e-16 / step of the residual's terms)
 /// does not yet show.
 constexpr double relative_step = 1e-5;
-
-/// Every element's history as this rank holds it (all of them in serial runs).
-std::vector<std::vector<double>> local_histories(const fem::Model& model) {
-  std::vector<std::vector<double>> h(model.elements.size());
-  for (std::size_t e = 0; e < model.elements.size(); ++e) model.elements[e]->save_history(h[e]);
-  return h;
-}
 
 void sort_unique(std::vector<std::size_t>& v) {
   std::sort(v.begin(), v.end());
@@ -80,8 +72,6 @@ Incidence incidence_of(const fem::Model& model, const fem::DofMap& map) {
   return in;
 }
 
-/// Greedy colouring of the columns' intersection graph: a column takes the first colour none of
-/// whose columns shares one of its rows.
 /// Stops a replayed run after a nominal step: the integrator tests its stop flag after each step
 /// and stops after the next, so the flag is set at the step before (rank 0 hears the progress;
 /// the integrator makes every rank agree).
@@ -97,6 +87,8 @@ class StopAfterStep : public Observer {
   long step_;
 };
 
+/// Greedy colouring of the columns' intersection graph: a column takes the first colour none of
+/// whose columns shares one of its rows.
 std::vector<std::vector<std::size_t>> colour_columns(const std::vector<std::vector<std::size_t>>& rows,
                                                      std::size_t n_rows) {
   std::vector<std::vector<std::size_t>> colours;
@@ -143,7 +135,11 @@ AdjointGradient::AdjointGradient(fem::Model& model, assembly::Tableau& tableau,
   if (!model.objective) throw std::invalid_argument("--gradient: the model has no analysis.objective to differentiate");
   MPI_Comm_size(tableau.comm(), &ranks_);
   history_offset_.push_back(node_entries * model.nodes.size());
-  for (const auto& h : local_histories(model)) history_offset_.push_back(history_offset_.back() + h.size());
+  for (const auto& e : model.elements) {
+    std::vector<double> h;  // its size: every rank knows it, whatever values it keeps
+    e->save_history(h);
+    history_offset_.push_back(history_offset_.back() + h.size());
+  }
 
   // The patterns: a node's state reaches the rows of the elements on it, its own commit and their
   // histories; a history, its element's rows and itself; an unknown, its node's commit or the
@@ -210,10 +206,11 @@ AdjointGradient::AdjointGradient(fem::Model& model, assembly::Tableau& tableau,
 AdjointGradient::~AdjointGradient() = default;
 
 std::vector<std::vector<double>> AdjointGradient::histories_of(const fem::Model& model, const assembly::Tableau& tableau) const {
-  if (ranks_ == 1) return local_histories(model);
-  // Under MPI a rank commits only the elements it keeps: every history from the rank that
-  // evaluates it, gathered on rank 0 and sent to all, so that every rank carries the same sweep.
   std::vector<std::vector<double>> h = save_element_histories(model, tableau);
+  if (ranks_ == 1) return h;
+  // Under MPI a rank commits only the elements it keeps: every history from the rank that
+  // evaluates it, gathered on rank 0 (save_element_histories) and sent to all, so that every rank
+  // carries the same sweep.
   std::vector<double> flat(history_offset_.back() - history_offset_.front());
   for (std::size_t e = 0; e < h.size(); ++e)
     std::copy(h[e].begin(), h[e].end(), flat.begin() + static_cast<std::ptrdiff_t>(history_offset_[e] - history_offset_[0]));
@@ -238,10 +235,6 @@ void AdjointGradient::set_owned(Vec x, const std::vector<double>& global) const 
   check(VecGetArray(x, &a), "VecGetArray");
   std::copy_n(global.begin() + tableau_->first_owned(), tableau_->n_owned(), a);
   check(VecRestoreArray(x, &a), "VecRestoreArray");
-}
-
-AdjointGradient::Snapshot AdjointGradient::snapshot_of(std::span<const fem::NodeState> states) const {
-  return {{states.begin(), states.end()}, histories_of(*model_)};
 }
 
 void AdjointGradient::record(const fem::Model& model, assembly::Tableau& tableau, const fem::TimeElement& time,
@@ -326,16 +319,8 @@ void AdjointGradient::put_state(fem::Model& model, CommittedState& scratch, cons
     for (std::size_t n = 0; n < out.size(); ++n) out[n].position += reference_shift(model, n);
   std::vector<std::vector<double>> h = s.histories;
   if (!delta.empty()) {
-    for (std::size_t n = 0; n < out.size(); ++n) {
-      const auto d = [&](std::size_t i) {
-        return fem::Vec3(delta[node_entries * n + i], delta[node_entries * n + i + 1], delta[node_entries * n + i + 2]);
-      };
-      fem::NodeState& x = out[n];
-      x.position += a * d(0);
-      x.velocity += a * d(3);
-      x.orientation = (fem::quaternion_from_rotation_vector(a * d(6)) * x.orientation).normalized();
-      x.angular_velocity += a * d(9);
-    }
+    for (std::size_t n = 0; n < out.size(); ++n)
+      out[n] = moved_node_state(out[n], NodeTangent::Map(delta.data() + node_entries * n), a);
     for (std::size_t e = 0; e < h.size(); ++e)
       for (std::size_t i = 0; i < h[e].size(); ++i) h[e][i] += a * delta[history_offset_[e] + i];
   }
@@ -372,19 +357,9 @@ std::vector<double> AdjointGradient::difference(const std::array<Snapshot, 4>& o
       out[r] = fourth_order_difference((*residuals)[0][r], (*residuals)[1][r], (*residuals)[2][r], (*residuals)[3][r],
                                        step);
   double* s = out.data() + n_u;
-  for (std::size_t n = 0; n < o[0].states.size(); ++n) {
-    const auto at = [&](std::size_t k) -> const fem::NodeState& { return o[k].states[n]; };
-    double* d = s + node_entries * n;
-    const auto put = [&](std::size_t i, const fem::Vec3& v) { std::copy(v.data(), v.data() + 3, d + i); };
-    put(0, fourth_order_difference(at(0).position, at(1).position, at(2).position, at(3).position, step));
-    put(3, fourth_order_difference(at(0).velocity, at(1).velocity, at(2).velocity, at(3).velocity, step));
-    // As DirectSensitivity::take_tangents: rotation vectors between the orientations at ±k.
-    const fem::Vec3 g1 = fem::rotation_vector(at(2).orientation * at(1).orientation.conjugate());
-    const fem::Vec3 g2 = fem::rotation_vector(at(3).orientation * at(0).orientation.conjugate());
-    put(6, (8.0 * g1 - g2) / (12.0 * step));
-    put(9, fourth_order_difference(at(0).angular_velocity, at(1).angular_velocity, at(2).angular_velocity,
-                                   at(3).angular_velocity, step));
-  }
+  for (std::size_t n = 0; n < o[0].states.size(); ++n)
+    NodeTangent::Map(s + node_entries * n) =
+        node_state_difference(o[0].states[n], o[1].states[n], o[2].states[n], o[3].states[n], step);
   for (std::size_t e = 0; e < o[0].histories.size(); ++e)
     for (std::size_t i = 0; i < o[0].histories[e].size(); ++i)
       s[history_offset_[e] + i] = fourth_order_difference(o[0].histories[e][i], o[1].histories[e][i],
@@ -535,7 +510,7 @@ std::vector<double> AdjointGradient::gradient(std::span<const fem::NodeState> fi
   for (std::size_t j = 0; j < grad.size(); ++j) {
     const StateTangent& t = start_.tangents()[j];
     for (std::size_t n = 0; n < t.nodes.size(); ++n) {
-      Eigen::Matrix<double, 12, 1> d = t.nodes[n];
+      NodeTangent d = t.nodes[n];
       // In displacements from the reference: less the reference's own derivative.
       d.head<3>() -= fourth_order_difference(reference_shift(start_.perturbed_model(j, 0), n),
                                              reference_shift(start_.perturbed_model(j, 1), n),

@@ -143,7 +143,6 @@ class AdjointGradient {
   /// μᵀ ∂A/∂p − νᵀ ∂R/∂p per parameter at `step`, added to `grad`.
   void add_parameter_partials(const Step& step, const std::vector<double>& mu, const std::vector<double>& nu,
                               std::vector<double>& grad);
-  [[nodiscard]] Snapshot snapshot_of(std::span<const fem::NodeState> states) const;
   /// Every element's history, the same on every rank (collective under MPI).
   [[nodiscard]] std::vector<std::vector<double>> histories_of(const fem::Model& model,
                                                               const assembly::Tableau& tableau) const;

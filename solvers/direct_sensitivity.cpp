@@ -16,8 +16,6 @@ using assembly::quietly;
 
 namespace {
 
-using NodeTangent = Eigen::Matrix<double, 12, 1>;
-
 std::vector<double> history_of(const fem::Element& e) {
   std::vector<double> h;
   e.save_history(h);
@@ -25,6 +23,28 @@ std::vector<double> history_of(const fem::Element& e) {
 }
 
 }  // namespace
+
+NodeTangent node_state_difference(const fem::NodeState& m2, const fem::NodeState& m1, const fem::NodeState& p1,
+                                  const fem::NodeState& p2, double step) {
+  NodeTangent d;
+  d.segment<3>(0) = fourth_order_difference(m2.position, m1.position, p1.position, p2.position, step);
+  d.segment<3>(3) = fourth_order_difference(m2.velocity, m1.velocity, p1.velocity, p2.velocity, step);
+  const fem::Vec3 g1 = fem::rotation_vector(p1.orientation * m1.orientation.conjugate());
+  const fem::Vec3 g2 = fem::rotation_vector(p2.orientation * m2.orientation.conjugate());
+  d.segment<3>(6) = (8.0 * g1 - g2) / (12.0 * step);
+  d.segment<3>(9) =
+      fourth_order_difference(m2.angular_velocity, m1.angular_velocity, p1.angular_velocity, p2.angular_velocity, step);
+  return d;
+}
+
+fem::NodeState moved_node_state(const fem::NodeState& s, const NodeTangent& d, double a) {
+  fem::NodeState out = s;
+  out.position += a * d.segment<3>(0);
+  out.velocity += a * d.segment<3>(3);
+  out.orientation = (fem::quaternion_from_rotation_vector(a * d.segment<3>(6)) * s.orientation).normalized();
+  out.angular_velocity += a * d.segment<3>(9);
+  return out;
+}
 
 DirectSensitivity::DirectSensitivity(fem::Model& model, assembly::Tableau& tableau,
                                      std::vector<ParameterModels> parameters)
@@ -94,19 +114,9 @@ void DirectSensitivity::take_tangents() {
     const double eps = parameters_[j].step;
     const auto& s = states_[j];
     StateTangent& t = tangents_[j];
-    for (std::size_t n = 0; n < t.nodes.size(); ++n) {
-      const auto at = [&](std::size_t k) -> const fem::NodeState& { return s[k]->states()[n]; };
-      NodeTangent& d = t.nodes[n];
-      d.segment<3>(0) = fourth_order_difference(at(0).position, at(1).position, at(2).position, at(3).position, eps);
-      d.segment<3>(3) = fourth_order_difference(at(0).velocity, at(1).velocity, at(2).velocity, at(3).velocity, eps);
-      // Rotation vectors between the orientations at ±kε: odd in ε, so the same formula holds
-      // (8 g₁ − g₂)/12ε with g_k = log(R(kε) R(−kε)ᵀ) ≈ 2kε dθ.
-      const fem::Vec3 g1 = fem::rotation_vector(at(2).orientation * at(1).orientation.conjugate());
-      const fem::Vec3 g2 = fem::rotation_vector(at(3).orientation * at(0).orientation.conjugate());
-      d.segment<3>(6) = (8.0 * g1 - g2) / (12.0 * eps);
-      d.segment<3>(9) = fourth_order_difference(at(0).angular_velocity, at(1).angular_velocity, at(2).angular_velocity,
-                                           at(3).angular_velocity, eps);
-    }
+    for (std::size_t n = 0; n < t.nodes.size(); ++n)
+      t.nodes[n] = node_state_difference(s[0]->states()[n], s[1]->states()[n], s[2]->states()[n], s[3]->states()[n],
+                                         eps);
     for (std::size_t e = 0; e < t.histories.size(); ++e) {
       std::array<std::vector<double>, 4> h;
       for (std::size_t k = 0; k < 4; ++k) h[k] = history_of(*parameters_[j].models[k]->elements[e]);
@@ -159,15 +169,7 @@ void DirectSensitivity::perturb(const CommittedState& base) {
       const double a = difference_multiples[k] * parameters_[j].step;
       CommittedState& c = *states_[j][k];
       const std::span<fem::NodeState> out = c.states();
-      for (std::size_t n = 0; n < states.size(); ++n) {
-        const NodeTangent& d = t.nodes[n];
-        fem::NodeState& s = out[n];
-        s.position = states[n].position + a * d.segment<3>(0);
-        s.velocity = states[n].velocity + a * d.segment<3>(3);
-        s.orientation =
-            (fem::quaternion_from_rotation_vector(a * d.segment<3>(6)) * states[n].orientation).normalized();
-        s.angular_velocity = states[n].angular_velocity + a * d.segment<3>(9);
-      }
+      for (std::size_t n = 0; n < states.size(); ++n) out[n] = moved_node_state(states[n], t.nodes[n], a);
       fem::StepWork w = base.work();
       w.external_work += a * t.work.external_work;
       w.dissipated += a * t.work.dissipated;

@@ -75,11 +75,21 @@ struct ParameterModels {
   std::array<std::unique_ptr<fem::Model>, difference_multiples.size()> models;
 };
 
+/// A node state's derivative: d position, d velocity, d orientation (a spatial rotation vector:
+/// R(p + dp) = exp(dθ dp) R(p)), d angular velocity.
+using NodeTangent = Eigen::Matrix<double, 12, 1>;
+
+/// fourth_order_difference of a node's states at the multiples −2, −1, 1, 2 of `step`, as a
+/// NodeTangent. The orientations' part: the rotation vectors g_k = log(R(k) R(−k)ᵀ) ≈ 2k dθ are
+/// odd in k, so (8 g₁ − g₂) / 12 step.
+[[nodiscard]] NodeTangent node_state_difference(const fem::NodeState& m2, const fem::NodeState& m1,
+                                                const fem::NodeState& p1, const fem::NodeState& p2, double step);
+/// `s` moved by a along `d` (the orientation by exp(a dθ) on the left).
+[[nodiscard]] fem::NodeState moved_node_state(const fem::NodeState& s, const NodeTangent& d, double a);
+
 /// The derivative of a run's state with respect to one parameter.
 struct StateTangent {
-  /// Per node: d position, d velocity, d orientation (a spatial rotation vector: R(p + dp) =
-  /// exp(dθ dp) R(p)), d angular velocity.
-  std::vector<Eigen::Matrix<double, 12, 1>> nodes;
+  std::vector<NodeTangent> nodes;  ///< per node
   std::vector<std::vector<double>> histories;  ///< per element, its history's derivative
   fem::StepWork work;                          ///< of the work accumulated from t = 0
 };

@@ -45,9 +45,6 @@ void configure_shift_invert(ST st, const std::string& linear_solver, const assem
 
 using Pair = LinearizedAnalysis::Pair;
 
-/// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
-/// `whole`: every converged pair, not only the first `nev`, each with its whole (complex) vector
-/// in Pair::right.
 /// An eigensolver monitor that ends the iterations when a stop is asked for on any rank (every
 /// rank calls it at each iteration, so they agree): it returns an error, which ends EPSSolve.
 struct StopMonitor {
@@ -65,6 +62,9 @@ PetscErrorCode stop_monitor(EPS, PetscInt, PetscInt, PetscScalar*, PetscScalar*,
   return PETSC_ERR_USER;
 }
 
+/// The generalized problem A φ = μ B φ: `nev` eigenpairs nearest `target` (μ, real parts of φ).
+/// `whole`: every converged pair, not only the first `nev`, each with its whole (complex) vector
+/// in Pair::right. `stop` (may be null): StopMonitor.
 std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, double target, int nev,
                                          const std::string& linear_solver, bool whole,
                                          const std::atomic<bool>* stop) {
