@@ -39,8 +39,18 @@ class Source {
   /// when the key was not in the file (then no file position exists for it).
   void note_override(const YAML::Node& value, std::string assignment, bool created);
 
-  /// The `InputError` about `node` at the 0-based yaml-cpp `mark` (file "--set", line 0, for a
-  /// value an override added).
+  /// Where an error about `node` at the 0-based yaml-cpp `mark` points: the file and the 1-based
+  /// line and column (file "--set", line 0, for a value an override added), and what the message
+  /// adds for a value an override gave (" (value given by --set analysis.dt=0.5)", else "").
+  struct Place {
+    std::string_view file;
+    int line = 0;
+    int column = 0;
+    std::string note;
+  };
+  [[nodiscard]] Place place(const YAML::Node& node, const YAML::Mark& mark) const;
+
+  /// The `InputError` about `node` at `mark`, placed by `place`.
   [[nodiscard]] InputError error(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
                                  std::string message) const;
   /// Throws `error(...)`.
@@ -106,6 +116,10 @@ class Cursor {
 
  private:
   Cursor(const Source& source, YAML::Node node, std::string path, YAML::Mark key_mark);
+  /// Where errors about this value point (its key's mark for an empty value).
+  [[nodiscard]] YAML::Mark mark() const;
+  /// The path of this mapping's `key`: "trusses[0].EA".
+  [[nodiscard]] std::string key_path(std::string_view key) const;
   [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& key, std::string message) const;
 
   const Source* source_;
