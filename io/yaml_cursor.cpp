@@ -186,6 +186,7 @@ Cursor& Cursor::operator=(const Cursor& other) {
   node_.reset(other.node_);
   path_ = other.path_;
   key_mark_ = other.key_mark_;
+  cache_ = other.cache_;
   return *this;
 }
 
@@ -240,9 +241,17 @@ void Cursor::expect_sequence(std::string_view what) const {
   if (!is_sequence()) fail_expected(std::string(what) + " (a sequence)");
 }
 
-// The loops over a mapping's entries dereference each iterator once: every `it->` builds a proxy
-// holding copies of the key's and the value's handles (shared pointers), and find, run several
-// times on every item of a list, spent most of its time in them.
+const std::vector<Cursor::Entry>& Cursor::map_entries() const {
+  if (!cache_.entries) {
+    // Each iterator dereferenced once: every `it->` builds a proxy holding more copies of the
+    // key's and the value's handles.
+    auto entries = std::make_unique<std::vector<Entry>>();
+    entries->reserve(node_.size());
+    for (const auto& entry : node_) entries->push_back({entry.first, entry.second});
+    cache_.entries = std::move(entries);
+  }
+  return *cache_.entries;
+}
 
 std::string Cursor::key_path(std::string_view key) const {
   return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
@@ -250,8 +259,8 @@ std::string Cursor::key_path(std::string_view key) const {
 
 void Cursor::check_keys(std::span<const std::string_view> known) const {
   std::vector<std::pair<std::string_view, int>> seen;  // key (the document holds it), 1-based line
-  for (const auto& entry : node_) {
-    const YAML::Node& key = entry.first;
+  for (const Entry& entry : map_entries()) {
+    const YAML::Node& key = entry.key;
     if (!key.IsScalar()) {
       Cursor(*source_, key, path_, key.Mark()).fail_expected("a key name");
     }
@@ -272,19 +281,19 @@ void Cursor::check_keys(std::span<const std::string_view> known) const {
 std::vector<std::pair<Cursor, Cursor>> Cursor::entries() const {
   std::vector<std::pair<Cursor, Cursor>> out;
   if (!is_map()) return out;
-  for (const auto& entry : node_) {
-    const std::string path = key_path(entry.first.IsScalar() ? entry.first.Scalar() : std::string("?"));
-    const YAML::Mark mark = entry.first.Mark();
-    out.emplace_back(Cursor(*source_, entry.first, path, mark), Cursor(*source_, entry.second, path, mark));
+  for (const Entry& entry : map_entries()) {
+    const std::string path = key_path(entry.key.IsScalar() ? entry.key.Scalar() : std::string("?"));
+    const YAML::Mark mark = entry.key.Mark();
+    out.emplace_back(Cursor(*source_, entry.key, path, mark), Cursor(*source_, entry.value, path, mark));
   }
   return out;
 }
 
 std::optional<Cursor> Cursor::find(std::string_view key) const {
   if (!is_map()) return std::nullopt;
-  for (const auto& entry : node_) {
-    if (entry.first.IsScalar() && entry.first.Scalar() == key)
-      return Cursor(*source_, entry.second, key_path(key), entry.first.Mark());
+  for (const Entry& entry : map_entries()) {
+    if (entry.key.IsScalar() && entry.key.Scalar() == key)
+      return Cursor(*source_, entry.value, key_path(key), entry.key.Mark());
   }
   return std::nullopt;
 }

@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -122,10 +123,35 @@ class Cursor {
   [[nodiscard]] std::string key_path(std::string_view key) const;
   [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& key, std::string message) const;
 
+  /// A mapping's entries, read from the tree at the first lookup: find runs several times on
+  /// every item of a list, and each pass over yaml-cpp's iterator copies two handles (shared
+  /// pointers) per entry. A copy of the cursor starts without them, so that a cursor kept for
+  /// later messages (a node's, a joint's) does not keep them alive.
+  struct Entry {
+    YAML::Node key;
+    YAML::Node value;
+  };
+  class EntryCache {
+   public:
+    EntryCache() = default;
+    EntryCache(const EntryCache&) noexcept {}
+    EntryCache(EntryCache&&) noexcept = default;
+    EntryCache& operator=(const EntryCache&) noexcept {
+      entries.reset();
+      return *this;
+    }
+    EntryCache& operator=(EntryCache&&) noexcept = default;
+    ~EntryCache() = default;
+    std::unique_ptr<const std::vector<Entry>> entries;
+  };
+  /// The entries of this mapping, in document order.
+  [[nodiscard]] const std::vector<Entry>& map_entries() const;
+
   const Source* source_;
   YAML::Node node_;
   std::string path_;
   YAML::Mark key_mark_;  ///< the key of a mapping value, the item itself in a sequence
+  mutable EntryCache cache_;
 };
 
 /// Sign constraint of a scalar quantity.
