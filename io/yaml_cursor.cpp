@@ -253,8 +253,13 @@ const std::vector<Cursor::Entry>& Cursor::map_entries() const {
   return *cache_.entries;
 }
 
+// Paths are built for every value read: one allocation each, not one per piece.
+
 std::string Cursor::key_path(std::string_view key) const {
-  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  if (path_.empty()) return std::string(key);
+  std::string path;
+  path.reserve(path_.size() + 1 + key.size());
+  return path.append(path_).append(".").append(key);
 }
 
 void Cursor::check_keys(std::span<const std::string_view> known) const {
@@ -307,7 +312,11 @@ Cursor Cursor::get(std::string_view key, std::string_view what) const {
 Cursor Cursor::operator[](std::size_t i) const {
   YAML::Node item = node_[i];
   const YAML::Mark mark = item.Mark();
-  return Cursor(*source_, std::move(item), path_ + "[" + std::to_string(i) + "]", mark);
+  const std::string index = std::to_string(i);
+  std::string path;
+  path.reserve(path_.size() + index.size() + 2);
+  path.append(path_).append("[").append(index).append("]");
+  return Cursor(*source_, std::move(item), std::move(path), mark);
 }
 
 // ---- typed reads ----
