@@ -4,11 +4,10 @@
 #include "io/model/size_budget.hpp"
 #include "io/model/section_readers.hpp"
 #include "io/yaml_cursor.hpp"
+#include "io/yaml_document.hpp"
 #include "io/yaml_overrides.hpp"
 #include "io/yaml_schema.hpp"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
@@ -16,7 +15,6 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
-#include <sstream>
 #include <string>
 
 namespace catena::io {
@@ -56,39 +54,6 @@ fem::Model build(Cursor root) {
   return std::move(context.model);
 }
 
-/// Where the second document of a stream begins: the position of its first node (the document's
-/// own start is its `---`, or the end of the first one).
-class SecondDocument : public YAML::EventHandler {
- public:
-  std::optional<YAML::Mark> start;
-
-  void OnDocumentStart(const YAML::Mark& mark) override {
-    ++documents_;
-    if (documents_ == 2) document_start_ = mark;
-  }
-  void OnDocumentEnd() override {
-    if (documents_ == 2 && !start) start = document_start_;
-  }
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override { node(mark); }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    node(mark);
-  }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    node(mark);
-  }
-  void OnMapEnd() override {}
-
- private:
-  void node(const YAML::Mark& mark) {
-    if (documents_ == 2 && !start) start = mark;
-  }
-  int documents_ = 0;
-  YAML::Mark document_start_ = YAML::Mark::null_mark();
-};
-
 /// The memory of yaml-cpp's tree per byte of the file it holds (measured: docs/model-format.md, "Limits").
 constexpr double yaml_bytes_per_file_byte = 60.0;
 
@@ -117,15 +82,9 @@ YAML::Node load_document(const std::filesystem::path& file, const std::string& d
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   try {
     YAML::Node first = YAML::Load(text);
-    // One document: a second one (after `---`, or text after the end marker `...`) was ignored
-    // silently, and a user editing it would see nothing change. The parser is asked for two
-    // documents, never for all: yaml-cpp 0.7's LoadAll never returns on some malformed tails
-    // (" e: 0\n," gives empty documents forever; found by tests/fuzz/model_reader_fuzz.cpp).
-    std::istringstream stream(text);
-    YAML::Parser parser(stream);
-    SecondDocument second;
-    if (parser.HandleNextDocument(second) && parser.HandleNextDocument(second)) {
-      const YAML::Mark mark = second.start.value_or(YAML::Mark::null_mark());
+    // One document (io/yaml_document.hpp).
+    if (const std::optional<YAML::Mark> second = second_document(text, first)) {
+      const YAML::Mark mark = *second;
       throw InputError(display, mark.is_null() ? 0 : mark.line + 1, mark.is_null() ? 0 : mark.column + 1, "",
                        "expected one YAML document (the model); found a second one here (after '---' or '...')");
     }

@@ -147,20 +147,25 @@ void Source::note_override(const YAML::Node& value, std::string assignment, bool
   overrides_.push_back({value, std::move(assignment), created});
 }
 
-InputError Source::error(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
-                         std::string message) const {
+Source::Place Source::place(const YAML::Node& node, const YAML::Mark& mark) const {
   if (node.IsDefined()) {
     for (const Override& o : overrides_) {
       if (!o.node.is(node)) continue;
-      message += " (value given by --set " + o.assignment + ")";
-      if (o.created || mark.is_null()) return {"--set", 0, 0, key, std::move(message)};
-      break;
+      std::string note = " (value given by --set " + o.assignment + ")";
+      if (o.created || mark.is_null()) return {"--set", 0, 0, std::move(note)};
+      return {file_, mark.line + 1, mark.column + 1, std::move(note)};
     }
   }
   // Only an empty document has no position: report its start.
   const int line = mark.is_null() ? 1 : mark.line + 1;
   const int column = mark.is_null() ? 1 : mark.column + 1;
-  return {file_, line, column, key, std::move(message)};
+  return {file_, line, column, {}};
+}
+
+InputError Source::error(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
+                         std::string message) const {
+  Place p = place(node, mark);
+  return {std::string(p.file), p.line, p.column, key, std::move(message) + p.note};
 }
 
 void Source::fail(const YAML::Node& node, const YAML::Mark& mark, const std::string& key, std::string message) const {
@@ -181,6 +186,7 @@ Cursor& Cursor::operator=(const Cursor& other) {
   node_.reset(other.node_);
   path_ = other.path_;
   key_mark_ = other.key_mark_;
+  cache_ = other.cache_;
   return *this;
 }
 
@@ -205,17 +211,20 @@ void Cursor::fail_at(const YAML::Mark& mark, const std::string& key, std::string
   source_->fail(node_, mark, key, std::move(message));
 }
 
-InputError Cursor::error(std::string message) const {
+YAML::Mark Cursor::mark() const {
   // An empty value has no useful position of its own (yaml-cpp places it after the key): use
   // the key's.
   const YAML::Mark value_mark = node_.Mark();
   const bool use_key = (node_.IsNull() || value_mark.is_null()) && !key_mark_.is_null();
-  return source_->error(node_, use_key ? key_mark_ : value_mark, path_, std::move(message));
+  return use_key ? key_mark_ : value_mark;
 }
 
+InputError Cursor::error(std::string message) const { return source_->error(node_, mark(), path_, std::move(message)); }
+
 std::string Cursor::where() const {
-  const InputError e = error("");
-  return e.line() > 0 ? e.file() + ":" + std::to_string(e.line()) : e.file() + e.message();
+  // What error("") would say, without building it: every element's origin is recorded (claim_element_name).
+  const Source::Place p = source_->place(node_, mark());
+  return p.line > 0 ? std::string(p.file) + ":" + std::to_string(p.line) : std::string(p.file) + p.note;
 }
 
 void Cursor::fail(std::string message) const { throw error(std::move(message)); }
@@ -232,13 +241,31 @@ void Cursor::expect_sequence(std::string_view what) const {
   if (!is_sequence()) fail_expected(std::string(what) + " (a sequence)");
 }
 
+const std::vector<Cursor::Entry>& Cursor::map_entries() const {
+  if (!cache_.entries) {
+    // Each iterator dereferenced once: every `it->` builds a proxy holding more copies of the
+    // key's and the value's handles.
+    auto entries = std::make_unique<std::vector<Entry>>();
+    entries->reserve(node_.size());
+    for (const auto& entry : node_) entries->push_back({entry.first, entry.second});
+    cache_.entries = std::move(entries);
+  }
+  return *cache_.entries;
+}
+
+// Paths are built for every value read: one allocation each, not one per piece.
+
+std::string Cursor::key_path(std::string_view key) const {
+  if (path_.empty()) return std::string(key);
+  std::string path;
+  path.reserve(path_.size() + 1 + key.size());
+  return path.append(path_).append(".").append(key);
+}
+
 void Cursor::check_keys(std::span<const std::string_view> known) const {
-  std::vector<std::pair<std::string, int>> seen;  // key, 1-based line
-  for (auto it = node_.begin(); it != node_.end(); ++it) {
-    // A copy (a handle): `it->first` lives in a proxy the iterator's operator-> returns, which
-    // ends with the statement (a reference to it dangled: AddressSanitizer, stack-use-after-scope).
-    const YAML::Node key = it->first;
-    const std::string path = path_.empty() ? key.Scalar() : path_ + "." + key.Scalar();
+  std::vector<std::pair<std::string_view, int>> seen;  // key (the document holds it), 1-based line
+  for (const Entry& entry : map_entries()) {
+    const YAML::Node& key = entry.key;
     if (!key.IsScalar()) {
       Cursor(*source_, key, path_, key.Mark()).fail_expected("a key name");
     }
@@ -246,11 +273,11 @@ void Cursor::check_keys(std::span<const std::string_view> known) const {
     if (!known.empty() && std::find(known.begin(), known.end(), name) == known.end()) {
       std::string hint = did_you_mean(name, known);
       if (hint.empty()) hint = "; expected one of: " + join(known);
-      source_->fail(key, key.Mark(), path, "unknown key '" + name + "'" + hint);
+      source_->fail(key, key.Mark(), key_path(name), "unknown key '" + name + "'" + hint);
     }
     const auto previous = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == name; });
     if (previous != seen.end())
-      source_->fail(key, key.Mark(), path,
+      source_->fail(key, key.Mark(), key_path(name),
                     "duplicate key '" + name + "' (first given on line " + std::to_string(previous->second) + ")");
     seen.emplace_back(name, key.Mark().line + 1);
   }
@@ -259,37 +286,37 @@ void Cursor::check_keys(std::span<const std::string_view> known) const {
 std::vector<std::pair<Cursor, Cursor>> Cursor::entries() const {
   std::vector<std::pair<Cursor, Cursor>> out;
   if (!is_map()) return out;
-  for (auto it = node_.begin(); it != node_.end(); ++it) {
-    const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
-    std::string path = path_.empty() ? name : path_ + "." + name;
-    out.emplace_back(Cursor(*source_, it->first, path, it->first.Mark()),
-                     Cursor(*source_, it->second, path, it->first.Mark()));
+  for (const Entry& entry : map_entries()) {
+    const std::string path = key_path(entry.key.IsScalar() ? entry.key.Scalar() : std::string("?"));
+    const YAML::Mark mark = entry.key.Mark();
+    out.emplace_back(Cursor(*source_, entry.key, path, mark), Cursor(*source_, entry.value, path, mark));
   }
   return out;
 }
 
 std::optional<Cursor> Cursor::find(std::string_view key) const {
   if (!is_map()) return std::nullopt;
-  for (auto it = node_.begin(); it != node_.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == key) {
-      std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
-      return Cursor(*source_, it->second, std::move(path), it->first.Mark());
-    }
+  for (const Entry& entry : map_entries()) {
+    if (entry.key.IsScalar() && entry.key.Scalar() == key)
+      return Cursor(*source_, entry.value, key_path(key), entry.key.Mark());
   }
   return std::nullopt;
 }
 
 Cursor Cursor::get(std::string_view key, std::string_view what) const {
   if (auto c = find(key)) return *std::move(c);
-  const std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
   const YAML::Mark mark = node_.Mark().is_null() ? key_mark_ : node_.Mark();
-  fail_at(mark, path, "missing required key '" + std::string(key) + "' (" + std::string(what) + ")");
+  fail_at(mark, key_path(key), "missing required key '" + std::string(key) + "' (" + std::string(what) + ")");
 }
 
 Cursor Cursor::operator[](std::size_t i) const {
   YAML::Node item = node_[i];
   const YAML::Mark mark = item.Mark();
-  return Cursor(*source_, std::move(item), path_ + "[" + std::to_string(i) + "]", mark);
+  const std::string index = std::to_string(i);
+  std::string path;
+  path.reserve(path_.size() + index.size() + 2);
+  path.append(path_).append("[").append(index).append("]");
+  return Cursor(*source_, std::move(item), std::move(path), mark);
 }
 
 // ---- typed reads ----

@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,8 +40,18 @@ class Source {
   /// when the key was not in the file (then no file position exists for it).
   void note_override(const YAML::Node& value, std::string assignment, bool created);
 
-  /// The `InputError` about `node` at the 0-based yaml-cpp `mark` (file "--set", line 0, for a
-  /// value an override added).
+  /// Where an error about `node` at the 0-based yaml-cpp `mark` points: the file and the 1-based
+  /// line and column (file "--set", line 0, for a value an override added), and what the message
+  /// adds for a value an override gave (" (value given by --set analysis.dt=0.5)", else "").
+  struct Place {
+    std::string_view file;
+    int line = 0;
+    int column = 0;
+    std::string note;
+  };
+  [[nodiscard]] Place place(const YAML::Node& node, const YAML::Mark& mark) const;
+
+  /// The `InputError` about `node` at `mark`, placed by `place`.
   [[nodiscard]] InputError error(const YAML::Node& node, const YAML::Mark& mark, const std::string& key,
                                  std::string message) const;
   /// Throws `error(...)`.
@@ -106,12 +117,41 @@ class Cursor {
 
  private:
   Cursor(const Source& source, YAML::Node node, std::string path, YAML::Mark key_mark);
+  /// Where errors about this value point (its key's mark for an empty value).
+  [[nodiscard]] YAML::Mark mark() const;
+  /// The path of this mapping's `key`: "trusses[0].EA".
+  [[nodiscard]] std::string key_path(std::string_view key) const;
   [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& key, std::string message) const;
+
+  /// A mapping's entries, read from the tree at the first lookup: find runs several times on
+  /// every item of a list, and each pass over yaml-cpp's iterator copies two handles (shared
+  /// pointers) per entry. A copy of the cursor starts without them, so that a cursor kept for
+  /// later messages (a node's, a joint's) does not keep them alive.
+  struct Entry {
+    YAML::Node key;
+    YAML::Node value;
+  };
+  class EntryCache {
+   public:
+    EntryCache() = default;
+    EntryCache(const EntryCache&) noexcept {}
+    EntryCache(EntryCache&&) noexcept = default;
+    EntryCache& operator=(const EntryCache&) noexcept {
+      entries.reset();
+      return *this;
+    }
+    EntryCache& operator=(EntryCache&&) noexcept = default;
+    ~EntryCache() = default;
+    std::unique_ptr<const std::vector<Entry>> entries;
+  };
+  /// The entries of this mapping, in document order.
+  [[nodiscard]] const std::vector<Entry>& map_entries() const;
 
   const Source* source_;
   YAML::Node node_;
   std::string path_;
   YAML::Mark key_mark_;  ///< the key of a mapping value, the item itself in a sequence
+  mutable EntryCache cache_;
 };
 
 /// Sign constraint of a scalar quantity.

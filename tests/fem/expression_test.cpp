@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
 
 namespace catena::fem {
 namespace {
@@ -37,6 +43,35 @@ TEST(Expression, ErrorsQuoteTheText) {
 TEST(Expression, NonFiniteValueIsAnError) {
   const Expression e("1/t", {});
   EXPECT_THROW(static_cast<void>(e(0.0)), ExpressionError);
+}
+
+TEST(Expression, PlainNumbersHaveTheValueMuparserReads) {
+  // A plain number is read without muparser (fem/expression.cpp): its value must be the one
+  // muparser reads, here from the same number in parentheses, bit for bit (and the sign of -0).
+  std::vector<std::string> texts{"0", "-0", "7", "-12", "0.1", "0.3", "2.5e-3", "1E5", "-1e+300", "123456789012345678901234",
+                                 "4.9406564584124654e-324", "1.7976931348623157e308", "007", "3.141592653589793238462643"};
+  std::mt19937_64 rng(20);
+  std::uniform_real_distribution<double> exponent(-300.0, 300.0);
+  char buffer[64];
+  for (int k = 0; k < 2000; ++k) {
+    const double v = std::pow(10.0, exponent(rng)) * (k % 2 == 0 ? 1.0 : -1.0);
+    std::snprintf(buffer, sizeof buffer, k % 3 == 0 ? "%.17g" : k % 3 == 1 ? "%.6g" : "%.3f", v);
+    texts.emplace_back(buffer);
+  }
+  int plain = 0;
+  for (const std::string& text : texts) {
+    const Expression number(text, {});
+    const double read = number(0.0);
+    const double by_muparser = Expression("(" + text + ")", {})(0.0);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(read), std::bit_cast<std::uint64_t>(by_muparser)) << text;
+    EXPECT_TRUE(number.is_constant());
+    EXPECT_EQ(number.text(), text);
+    plain += text.find_first_not_of("-0123456789.eE+") == std::string::npos;
+  }
+  EXPECT_GT(plain, 1500);
+  // Out of range: muparser's infinity, an error when evaluated, as before.
+  EXPECT_THROW(static_cast<void>(Expression("1e999", {})(0.0)), ExpressionError);
+  EXPECT_THROW(static_cast<void>(Expression("-1e999", {}, false)(0.0)), ExpressionError);
 }
 
 }  // namespace

@@ -1,0 +1,96 @@
+#include "io/yaml_document.hpp"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
+#include <sstream>
+#include <string>
+
+namespace catena::io {
+
+namespace {
+
+/// Where the second document of a stream begins: the position of its first node (the document's
+/// own start is its `---`, or the end of the first one).
+class SecondDocument : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> start;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    ++documents_;
+    if (documents_ == 2) document_start_ = mark;
+  }
+  void OnDocumentEnd() override {
+    if (documents_ == 2 && !start) start = document_start_;
+  }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override { node(mark); }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& mark) {
+    if (documents_ == 2 && !start) start = mark;
+  }
+  int documents_ = 0;
+  YAML::Mark document_start_ = YAML::Mark::null_mark();
+};
+
+/// A line that yaml-cpp's scanner may read as a document start (`---`), a document end (`...`)
+/// or a directive (`%`): the only tokens that end a block mapping whose keys start their lines
+/// (they pop every indentation; any other token there is part of the mapping, or an error).
+bool starts_document_marker(std::string_view line) {
+  return line.starts_with("---") || line.starts_with("...") || line.starts_with('%');
+}
+
+bool is_key_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+}  // namespace
+
+bool one_document_by_shape(std::string_view text, const YAML::Node& first) {
+  // yaml-cpp decodes UTF-16 and UTF-32 (known by a byte-order mark or zero bytes): their
+  // characters are not the bytes searched here. A UTF-8 byte-order mark is left to the parser too.
+  if (text.empty() || text.find('\0') != std::string_view::npos) return false;
+  const auto lead = static_cast<unsigned char>(text.front());
+  if (lead == 0xEF || lead == 0xFE || lead == 0xFF) return false;
+  if (!first.IsMap()) return false;
+  // The mapping's mark is that of its first token. A letter, digit or '_' there, at the start of a
+  // line, is a plain key: the mapping is a block mapping indented by 0 (a flow mapping starts with
+  // '{', and an anchor or a tag before it could leave the mapping indented further).
+  const YAML::Mark mark = first.Mark();
+  if (mark.is_null() || mark.column != 0 || mark.pos < 0) return false;
+  const auto start = static_cast<std::size_t>(mark.pos);
+  if (start >= text.size() || (start > 0 && text[start - 1] != '\n') || !is_key_start(text[start])) return false;
+  // Markers before the mapping belong to the first document (a leading `---`, directives).
+  // yaml-cpp starts a line after '\n'; '\r' is counted too, to be safe.
+  for (std::size_t end = text.find_first_of("\r\n", start); end != std::string_view::npos;
+       end = text.find_first_of("\r\n", end + 1)) {
+    if (starts_document_marker(text.substr(end + 1))) return false;
+  }
+  return true;
+}
+
+std::optional<YAML::Mark> parse_second_document(std::string_view text) {
+  std::istringstream stream{std::string(text)};
+  YAML::Parser parser(stream);
+  SecondDocument second;
+  if (parser.HandleNextDocument(second) && parser.HandleNextDocument(second))
+    return second.start.value_or(YAML::Mark::null_mark());
+  return std::nullopt;
+}
+
+std::optional<YAML::Mark> second_document(std::string_view text, const YAML::Node& first) {
+  if (one_document_by_shape(text, first)) return std::nullopt;
+  return parse_second_document(text);
+}
+
+}  // namespace catena::io
