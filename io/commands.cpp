@@ -248,6 +248,20 @@ int run_command(const RunOptions& options) {
   }
   // Rank 0 sets up all files, the others their VTK pieces.
   if (!assembly::all_ranks_agree(setup_ok)) return exit_bad_input;
+  // From here on summary.json is this run's: "running" at once (never an earlier run's summary
+  // beside this run's files), with room kept for the final one on a disk that fills.
+  bool running_written = true;
+  if (is_root()) {
+    SummaryData running = summary_of(*model, *tableau, {});
+    if (options.restart) running.restarted_from = options.restart->string();
+    try {
+      write_running_summary(out / "summary.json", running, this_process());
+    } catch (const std::exception& e) {
+      print_error("catena: output failed: " + std::string(e.what()));
+      running_written = false;
+    }
+  }
+  if (!assembly::all_ranks_agree(running_written)) return exit_output_failure;
   if (is_root() && !options.quiet) {
     std::cerr << "catena: " << model->name << ": " << tableau->n_global() << " unknowns, " << tableau->n_nonzeros()
               << " non-zeros, " << assembly::PetscSession::size() << " rank(s); output in " << out.string() << '\n';

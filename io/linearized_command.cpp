@@ -7,6 +7,7 @@
 #include "io/csv_writer.hpp"
 #include "io/input_error.hpp"
 #include "io/output_directory.hpp"
+#include "io/run_directory.hpp"
 #include "io/sensitivity_models.hpp"
 #include "io/stop_signals.hpp"
 #include "io/summary_writer.hpp"
@@ -179,6 +180,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
     }
     const solvers::EnergyRecord energy = analysis.energy();
     if (is_root()) {
+      write_running_summary(out / "summary.json", summary, this_process());  // as `run` does
       // The linearization state, as any run writes its frames.
       const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
       VtkWriter vtk(out, model);

@@ -1,6 +1,7 @@
 #include "io/output_directory.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -69,6 +70,35 @@ void replace_file_atomically(const fs::path& file, std::string_view content) {
     throw OutputError(file.string() + ": cannot replace it by " + tmp.filename().string() + " (" +
                       renamed.message() + ")");
   }
+}
+
+bool overwrite_within_size(const fs::path& file, std::string_view content, char pad) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  // Only a file of this name alone (a hard link's other name would see the content too) that is
+  // long enough: writing over its own blocks allocates none.
+  struct stat st{};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+      static_cast<std::uintmax_t>(st.st_size) < content.size()) {
+    ::close(fd);
+    return false;
+  }
+  std::string text(content);
+  text.resize(static_cast<std::size_t>(st.st_size), pad);
+  int error = 0;
+  for (std::size_t written = 0; written < text.size() && error == 0;) {
+    const ssize_t n = ::pwrite(fd, text.data() + written, text.size() - written, static_cast<off_t>(written));
+    if (n >= 0)
+      written += static_cast<std::size_t>(n);
+    else if (errno != EINTR)
+      error = errno;
+  }
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) {
+    ::unlink(file.c_str());  // half old, half new: no reader may trust it
+    throw OutputError(file.string() + ": write failed" + reason(error));
+  }
+  return true;
 }
 
 std::string format_double(double value) {

@@ -42,6 +42,13 @@ void write_new_file(const std::filesystem::path& file, std::string_view content)
 /// not followed. Throws OutputError naming the file on failure, and leaves no `.tmp` behind.
 void replace_file_atomically(const std::filesystem::path& file, std::string_view content);
 
+/// Writes `content` over the existing regular file `file` in place, followed by `pad` up to the
+/// file's size, when the file is at least that long and has no other name: it takes none of the
+/// disk's free blocks (a full disk; the summary's reserved room, io/summary_writer.hpp). Not atomic:
+/// a write that fails anyway removes the file and throws OutputError. Returns false, and writes
+/// nothing, when the file is missing, shorter, a link, or not a regular file.
+[[nodiscard]] bool overwrite_within_size(const std::filesystem::path& file, std::string_view content, char pad);
+
 /// `value` as printf's "%.17g" in the C locale, whatever the process locale: 17 significant
 /// digits, enough for every double to read back exactly (strtod, Python float, NumPy).
 /// Not-a-number is written "nan" (never "-nan"), infinities "inf" and "-inf".

@@ -121,7 +121,7 @@ RunDirectoryLock::RunDirectoryLock(fs::path directory) : directory_(std::move(di
       ::close(fd);
       continue;
     }
-    const std::string holder = "pid " + std::to_string(::getpid()) + " host " + host_name() + "\n";
+    const std::string holder = "pid " + std::to_string(::getpid()) + " host " + host_name() + "\n";  // describe_holder reads it
     if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, holder.data(), holder.size(), 0) != static_cast<ssize_t>(holder.size())) {
       const int error = errno;
       ::unlink(file.c_str());
@@ -148,6 +148,8 @@ bool is_earlier_run_output(std::string_view name) {
   const std::string_view stem = name.substr(0, name.size() - 4);
   return is_series_file(stem) || is_single_file(stem);
 }
+
+std::string this_process() { return "pid " + std::to_string(::getpid()) + " on host " + host_name(); }
 
 long remove_earlier_run_outputs(const fs::path& directory) {
   std::vector<fs::path> earlier;

@@ -45,6 +45,9 @@ class RunDirectoryLock {
   bool created_directory_ = false;
 };
 
+/// This process as the lock file names it, for messages: "pid 1234 on host node7".
+[[nodiscard]] std::string this_process();
+
 /// A run that starts afresh (no --restart) in `directory`: removes what an earlier run wrote
 /// there that this one might not overwrite, so that no frame, piece or checkpoint of the earlier
 /// run is mistaken for this one's: results_NNNNN.vtu, results_NNNNN.pvtu and their pieces

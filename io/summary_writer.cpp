@@ -183,7 +183,25 @@ std::string summary_json(const SummaryData& d) {
 
 void write_summary_json(const std::filesystem::path& file, const SummaryData& data) {
   if (file.has_parent_path()) create_output_directory(file.parent_path());
-  replace_file_atomically(file, summary_json(data));
+  const std::string text = summary_json(data);
+  try {
+    replace_file_atomically(file, text);
+  } catch (const OutputError&) {
+    // No room for `summary.json.tmp` (a full disk): the room the running summary kept takes the
+    // final one, followed by spaces, which JSON allows after a value.
+    if (!overwrite_within_size(file, text, ' ')) throw;
+  }
+}
+
+void write_running_summary(const std::filesystem::path& file, SummaryData data, std::string_view process) {
+  data.status = "running";
+  data.message = "in progress (" + std::string(process) +
+                 "); when that process is gone it was killed before it could write its summary";
+  std::string text = summary_json(data);
+  text.append(summary_reserve_bytes, ' ');
+  text += '\n';
+  if (file.has_parent_path()) create_output_directory(file.parent_path());
+  replace_file_atomically(file, text);
 }
 
 bool write_summary_json_or_report(const std::filesystem::path& file, const SummaryData& data) {

@@ -10,6 +10,7 @@
 #include "fem/model.hpp"
 #include "solvers/run_counters.hpp"
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -21,7 +22,7 @@ namespace catena::io {
 
 struct SummaryData {
   std::string model_name;
-  std::string status;   ///< "completed", "failed" or "interrupted"
+  std::string status;   ///< "completed", "failed" or "interrupted" ("running" while it runs)
   std::string message;  ///< why it failed or stopped; empty when completed
   long n_unknowns = 0;
   long n_nonzeros = 0;  ///< of the Newton matrix
@@ -89,9 +90,21 @@ void describe_model(const fem::Model& model, SummaryData& data);
 [[nodiscard]] std::string summary_json(const SummaryData& data);
 
 /// Writes `summary_json(data)` to `file` atomically (`<file>.tmp`, then rename), creating its
-/// directory if needed. Throws OutputError (a std::runtime_error) naming the file and the reason
-/// when it cannot be written.
+/// directory if needed. When there is no room for the `.tmp` (a full disk) it is written over the
+/// room a running summary kept (write_running_summary), in place. Throws OutputError (a
+/// std::runtime_error) naming the file and the reason when it cannot be written either way.
 void write_summary_json(const std::filesystem::path& file, const SummaryData& data);
+
+/// Bytes of spaces after a running summary: room for the final summary's longer message, counters
+/// and objects (a failed run's message is at most a few hundred bytes).
+inline constexpr std::size_t summary_reserve_bytes = 16384;
+
+/// summary.json as a run starts writing its results: `data` with status "running" and a message
+/// naming `process` ("pid 1234 on host node7"). It replaces an earlier run's summary at once, so
+/// that the directory never shows that one beside this run's files (a run killed by SIGKILL or a
+/// power loss leaves "running"), and it is followed by summary_reserve_bytes of spaces (JSON
+/// whitespace), the room write_summary_json falls back on when the disk has filled.
+void write_running_summary(const std::filesystem::path& file, SummaryData data, std::string_view process);
 /// The same at the end of a command: a failure is reported on stderr ("catena: " and the
 /// reason) and answered false, for the command to exit with its output-failure code.
 [[nodiscard]] bool write_summary_json_or_report(const std::filesystem::path& file, const SummaryData& data);

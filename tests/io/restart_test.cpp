@@ -52,6 +52,7 @@ Result run(const std::vector<std::string>& args) { return testing::run_cli(args)
 
 using testing::read_text;
 using testing::read_vtu;
+using testing::spawn_cli;
 
 /// A CSV file as numbers: every row after the header, each field parsed in full (a field that is
 /// not a number fails the test).
@@ -418,31 +419,6 @@ TEST(Restart, CheckpointRoundTripIsExact) {
   EXPECT_THROW(check_same_model(r, other, dir / "c.ckpt"), CheckpointError);
 }
 
-/// Starts the CLI without waiting (argv, no shell, so the signal reaches catena itself).
-pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    // SIGINT and SIGTERM blocked across the exec, as `catena` blocks them across its own exec of
-    // the solver (io/main.cpp), which unblocks them once its handlers are set: a signal sent before
-    // `catena` has blocked them (its start-up and command-line parsing take more than 5 ms under
-    // AddressSanitizer) stays pending instead of killing a process that cannot have a handler yet.
-    sigset_t stops;
-    sigemptyset(&stops);
-    sigaddset(&stops, SIGINT);
-    sigaddset(&stops, SIGTERM);
-    ::sigprocmask(SIG_BLOCK, &stops, nullptr);
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    std::vector<char*> argv{const_cast<char*>(CATENA_EXECUTABLE)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(CATENA_EXECUTABLE, argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
 TEST(Restart, SigtermAtAnyInstantOfAnEigenAnalysisLeavesASummary) {
   // Issue 20: an eigen-analysis had no handler (killed, no summary.json), and a SIGTERM in the
   // first 0.2 s of any run killed it. Now from the first instant, between the phases and inside
@@ -452,7 +428,7 @@ TEST(Restart, SigtermAtAnyInstantOfAnEigenAnalysisLeavesASummary) {
   for (const int delay_ms : {5, 100, 400}) {
     const fs::path out = fresh_dir("eigen_sigterm_" + std::to_string(delay_ms));
     const fs::path log = out.string() + ".log";
-    const pid_t pid = spawn({"run", model, "--out", out.string(), "--quiet", "--set", "n=2000"}, log);
+    const pid_t pid = spawn_cli({"run", model, "--out", out.string(), "--quiet", "--set", "n=2000"}, log);
     ASSERT_GT(pid, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     ASSERT_EQ(::kill(pid, SIGTERM), 0);
@@ -495,7 +471,7 @@ TEST(Restart, SigtermLeavesReadableFilesAndACheckpointToContinueFrom) {
     return all;
   };
   const fs::path log = stopped.string() + ".log";
-  const pid_t pid = spawn(with({"--out", stopped.string()}), log);
+  const pid_t pid = spawn_cli(with({"--out", stopped.string()}), log);
   ASSERT_GT(pid, 0);
   // SIGTERM once the run is under way (a few rows written: it is stepping, its handlers are set).
   const auto start = std::chrono::steady_clock::now();

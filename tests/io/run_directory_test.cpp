@@ -7,7 +7,9 @@
 #include "io/output_directory.hpp"
 #include "io/run_directory.hpp"
 #include "io/vtk_writer.hpp"
+#include "support/small_disk.hpp"
 #include "support/test_files.hpp"
+#include "support/vtu_reader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +22,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -33,6 +38,8 @@ using catena::io::RunDirectoryLock;
 using catena::testing::read_text;
 using catena::testing::run_cli;
 using catena::testing::ScratchDirectory;
+using catena::testing::SmallDisk;
+using catena::testing::spawn_cli;
 
 std::string source(const std::string& rel) { return std::string(CATENA_SOURCE_DIR) + "/" + rel; }
 
@@ -48,6 +55,19 @@ double summary_number(const std::string& json, const std::string& key) {
   std::smatch m;
   if (!std::regex_search(json, m, std::regex("\"" + key + "\": ([-0-9.eE+]+)"))) return std::nan("");
   return std::stod(m[1].str());
+}
+
+/// A string after `"key": ` in summary.json's text ("" when absent).
+std::string summary_string(const std::string& json, const std::string& key) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("\"" + key + "\": \"([^\"]*)\""))) return "";
+  return m[1].str();
+}
+
+/// Whether `file` is one JSON document (Python's reader, as users' scripts read it).
+bool valid_json(const fs::path& file) {
+  const std::string command = "python3 -c 'import json, sys; json.load(open(sys.argv[1]))' '" + file.string() + "'";
+  return std::system(command.c_str()) == 0;
 }
 
 /// Waits up to 60 s for `file` to hold text (a lock file its holder has written).
@@ -260,6 +280,98 @@ TEST(RunDirectory, ADirectoryWhereAFrameShouldGoIsAnOutputFailureWithThePath) {
   // The frames before it are complete and listed.
   EXPECT_TRUE(fs::exists(out / "results_00002.vtu"));
   EXPECT_NE(read_text(out / "results.pvd").find("results_00002.vtu"), std::string::npos);
+}
+
+TEST(RunDirectory, ADiskFillingMidRunLeavesOnlyCompleteReadableFilesAndTheSummary) {
+  // Issue 20: a full disk aborted the run (SIGABRT, exit 134), left a truncated frame under its
+  // final name, .tmp files, and no summary.json. A disk of 300 kB holds about 22 of the
+  // pendulum's frames with their scenes: the run stops with an output failure there.
+  const ScratchDirectory scratch;
+  const SmallDisk disk(scratch.path() / "disk", "300k");
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.why_not() << ")";
+  const fs::path out = disk.path() / "out";
+  const auto r = run_pendulum(out, "1000");
+  EXPECT_EQ(r.code, catena::io::exit_output_failure) << r.output;
+  EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+
+  // No temporary left, every frame readable (VTK reports no error).
+  std::vector<fs::path> frames;
+  for (const fs::directory_entry& entry : fs::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_FALSE(name.ends_with(".tmp")) << name;
+    if (name.ends_with(".vtu")) frames.push_back(entry.path());
+  }
+  EXPECT_GT(frames.size(), 10u);
+  for (const fs::path& frame : frames) (void)catena::testing::read_vtu(frame);
+  // The indexes are whole and list only frames that are there (as many as their last rewrite saw:
+  // at most twice a second while frames come, and at the end when the disk lets it).
+  for (const char* index : {"results.pvd", "scene.pvd"}) {
+    const std::string text = read_text(out / index);
+    EXPECT_TRUE(text.ends_with("</VTKFile>\n")) << index;
+    const std::regex listed("file=\"([^\"]+)\"");
+    int entries = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), listed); it != std::sregex_iterator(); ++it, ++entries)
+      EXPECT_TRUE(fs::exists(out / (*it)[1].str())) << index << " lists " << (*it)[1].str();
+    EXPECT_GE(entries, 1) << index;
+  }
+  // The CSV files hold whole rows, as many in each; the last row's time is within the run.
+  double last_t = -1.0;
+  std::size_t rows = 0;
+  for (const char* csv : {"energy.csv", "sensors.csv"}) {
+    const std::string text = read_text(out / csv);
+    ASSERT_TRUE(text.ends_with('\n')) << csv;
+    std::istringstream lines(text);
+    std::string header, line;
+    std::getline(lines, header);
+    const auto columns = std::count(header.begin(), header.end(), ',');
+    std::size_t n = 0;
+    for (; std::getline(lines, line); ++n) {
+      EXPECT_EQ(std::count(line.begin(), line.end(), ','), columns) << csv << " row " << n;
+      last_t = std::stod(line.substr(0, line.find(',')));
+    }
+    if (rows != 0) {
+      EXPECT_EQ(n, rows) << csv;
+    }
+    rows = n;
+  }
+  EXPECT_GT(rows, 10u);
+  // summary.json: written in the room its running version kept, with how far the run got.
+  const fs::path summary_file = out / "summary.json";
+  ASSERT_TRUE(fs::exists(summary_file));
+  EXPECT_TRUE(valid_json(summary_file));
+  const std::string summary = read_text(summary_file);
+  EXPECT_EQ(summary_string(summary, "status"), "failed") << summary;
+  EXPECT_NE(summary_string(summary, "message").find("No space left on device"), std::string::npos) << summary;
+  EXPECT_GE(summary_number(summary, "steps"), static_cast<double>(rows - 1)) << summary;
+  EXPECT_GE(summary_number(summary, "t_reached"), last_t - 1e-12) << summary;
+}
+
+TEST(RunDirectory, ARunKilledMidwayLeavesItsOwnRunningSummaryNotTheEarlierRunsOne) {
+  // A run killed by SIGKILL cannot write its summary: the directory showed the earlier run's
+  // "completed" beside this run's files. Now summary.json says "running" as soon as the run
+  // writes, with the process that ran.
+  const ScratchDirectory scratch;
+  const fs::path out = scratch.path() / "out";
+  ASSERT_EQ(run_pendulum(out, "0.2").code, 0);
+  ASSERT_EQ(summary_string(read_text(out / "summary.json"), "status"), "completed");
+  const pid_t pid = spawn_cli({"run", source("cases/bathe-pendulum/model.yaml"), "--out", out.string(), "--quiet",
+                               "--set", "analysis.t_end=1e6", "--set", "analysis.output_every=1000"},
+                              scratch.path() / "run.log");
+  ASSERT_GT(pid, 0);
+  std::string status;
+  for (int i = 0; i < 600 && status != "running"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = summary_string(read_text(out / "summary.json"), "status");
+  }
+  ::kill(pid, SIGKILL);
+  int wait_status = 0;
+  ASSERT_EQ(::waitpid(pid, &wait_status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(wait_status)) << read_text(scratch.path() / "run.log");
+  const std::string summary = read_text(out / "summary.json");
+  EXPECT_EQ(summary_string(summary, "status"), "running") << summary;
+  EXPECT_NE(summary_string(summary, "message").find("pid " + std::to_string(pid) + " on host "), std::string::npos)
+      << summary;
+  EXPECT_TRUE(valid_json(out / "summary.json"));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // summary.json (io/summary_writer): every field written, read back by a minimal JSON reader and
 // compared with what was given; key order; names that repeat a field rejected.
 #include "io/summary_writer.hpp"
+#include "io/output_directory.hpp"
+#include "support/small_disk.hpp"
 #include "support/test_files.hpp"
 
 #include <gtest/gtest.h>
@@ -233,6 +235,41 @@ TEST(SummaryWriter, StringsAreValidJsonWhateverTheBytes) {
   EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
   EXPECT_EQ(json_string("\xe2\x82"), "\"\\ufffd\\ufffd\"");
   EXPECT_EQ(json_string("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+}
+
+TEST(SummaryWriter, TheRunningSummaryKeepsRoomForTheFinalOneOnAFullDisk) {
+  // Issue 20: on a full disk summary.json could not be written (no room for its .tmp). A run's
+  // summary says "running" from its start, followed by the room its final one takes then.
+  const ScratchDirectory dir;
+  const testing::SmallDisk disk(dir.path() / "disk", "64k");
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.why_not() << ")";
+  const fs::path file = disk.path() / "summary.json";
+  SummaryData d;
+  d.model_name = "pendulum";
+  write_running_summary(file, d, "pid 42 on host here");
+  const FlatJson running(read_text(file));
+  EXPECT_EQ(running.values().at("status"), "running");
+  EXPECT_NE(running.values().at("message").find("pid 42 on host here"), std::string::npos);
+  EXPECT_GT(fs::file_size(file), summary_reserve_bytes);
+
+  EXPECT_GT(disk.fill("filler"), 0u);
+  d.status = "failed";
+  d.message = "output failed: results_00023.vtu: write failed (No space left on device)" + std::string(2000, '.');
+  d.counters.steps = 1234;
+  d.counters.t_reached = 123.4;
+  ASSERT_NO_THROW(write_summary_json(file, d));
+  const FlatJson final_summary(read_text(file));
+  EXPECT_EQ(final_summary.values().at("status"), "failed");
+  EXPECT_EQ(final_summary.values().at("message"), d.message);
+  EXPECT_EQ(final_summary.values().at("steps"), "1234");
+  EXPECT_EQ(parse_double(final_summary.values().at("t_reached")), 123.4);
+  EXPECT_FALSE(fs::exists(disk.path() / "summary.json.tmp"));
+
+  // A summary longer than the room kept has nowhere to go: an output failure, the file untouched.
+  const std::string before = read_text(file);
+  d.message = std::string(2 * summary_reserve_bytes, '.');
+  EXPECT_THROW(write_summary_json(file, d), OutputError);
+  EXPECT_EQ(read_text(file), before);
 }
 
 }  // namespace

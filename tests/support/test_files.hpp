@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <sys/wait.h>
@@ -106,6 +108,32 @@ inline CliResult run_cli(const std::vector<std::string>& args) {
   std::string line;
   for (const std::string& a : args) line += " '" + a + "'";
   return run_cli(line);
+}
+
+/// Starts `catena <args>` without waiting (argv, no shell, so a signal reaches catena itself),
+/// its stdout and stderr into `log`; returns the process id to signal and wait for.
+inline pid_t spawn_cli(const std::vector<std::string>& args, const std::filesystem::path& log) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // SIGINT and SIGTERM blocked across the exec, as `catena` blocks them until the solver has its
+    // handlers (io/main.cpp): a signal sent before the program's own first line (its start-up takes
+    // more than 5 ms under AddressSanitizer) stays pending instead of killing a process that cannot
+    // have a handler yet.
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    ::sigprocmask(SIG_BLOCK, &stops, nullptr);
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    std::vector<char*> argv{const_cast<char*>(CATENA_EXECUTABLE)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(CATENA_EXECUTABLE, argv.data());
+    ::_exit(127);
+  }
+  return pid;
 }
 
 }  // namespace catena::testing
