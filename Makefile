@@ -2,6 +2,8 @@
 # Both install missing Debian packages first (tools/install-deps), then build the release preset.
 # `make demo` also renders out/<case>/demo.png and demo.gif when ParaView and ffmpeg are installed
 # (tools/install-deps --paraview).
+# bash: the test recipe's pipe keeps ctest's status (pipefail).
+SHELL := /bin/bash
 PRESET ?= release
 BUILD := build/$(PRESET)
 JOBS ?= 2
@@ -18,7 +20,7 @@ export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
 export CCACHE_BASEDIR := $(CURDIR)
 endif
 
-.PHONY: deps configure build demo test test-asan fuzz clean
+.PHONY: deps configure build demo test test-release test-asan fuzz clean
 
 deps:
 	@tools/install-deps
@@ -49,14 +51,22 @@ demo: build
 	  else echo "Movie:          tools/render failed, see out/$(DEMO_CASE)/render.log"; fi; \
 	fi
 
-# `make test` (what CI runs, .ci/run): the release tests. The same tests under AddressSanitizer +
-# UBSan (`make test-asan`, tools/asan-test) and the model reader's fuzzer for FUZZ_SECONDS
-# (`make fuzz`, tools/fuzz-model-reader) are separate targets until their time in CI is measured on
-# the current tree with a cold cache (README, "Reliability"); each fails on any finding.
-FUZZ_SECONDS ?= 180
+# `make test` (what CI runs, .ci/run): the release tests (`make test-release`, all of ctest), then
+# the unit and system tests again under AddressSanitizer + LeakSanitizer + UBSan (`make test-asan`,
+# tools/asan-test), then the model reader's fuzzer for FUZZ_SECONDS (`make fuzz`,
+# tools/fuzz-model-reader); each phase fails on any finding, and the last lines repeat each
+# phase's summary (README, "Reliability").
+FUZZ_SECONDS ?= 120
 
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
+test: test-release
+	@JOBS=$(JOBS) tools/asan-test
+	@JOBS=$(JOBS) tools/fuzz-model-reader $(FUZZ_SECONDS)
+	@echo
+	@echo "release: $$(grep -E '^[0-9]+% tests passed' $(BUILD)/ctest.log | tail -n 1)"
+	@cat build/asan/summary.txt build/fuzz/run/summary.txt
+
+test-release: build
+	cd $(BUILD) && set -o pipefail && ctest --output-on-failure -j $(JOBS) --timeout 600 2>&1 | tee ctest.log
 
 test-asan: deps
 	@JOBS=$(JOBS) tools/asan-test
