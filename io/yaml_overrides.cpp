@@ -138,6 +138,13 @@ void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
             walked += (walked.empty() ? "" : ".") + segment;
             continue;
           }
+          // The section is known, the key in it is not: say so of the key, not of the section.
+          const std::string path = (walked.empty() ? "" : walked + ".") + segment;
+          if (!inner.empty())
+            fail(key, "unknown key '" + segments[i + 1] + "' in '" + path + "'" +
+                          did_you_mean(segments[i + 1], inner));
+          fail(key, "'" + path + "' is not in the model file; --set adds a single value only, to a section the "
+                    "file leaves out (--set output.vtk_every=100)");
         }
         std::vector<std::string> candidates(known.begin(), known.end());
         for (auto it = current.begin(); it != current.end(); ++it)

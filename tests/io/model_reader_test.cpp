@@ -210,6 +210,19 @@ TEST(ModelReader, RejectsUnknownOverrideKeyWithSuggestion) {
   EXPECT_NE(std::string(e.what()).find("did you mean 'dt'?"), std::string::npos) << e.what();
 }
 
+TEST(ModelReader, OverrideOfASectionTheFileLeavesOutAddsItOrNamesTheUnknownKeyInIt) {
+  // Issue 20: `--set output.checkpoint_evry=2` on a model without `output` said "unknown parameter
+  // or key 'output' in the model (did you mean 'output'?)".
+  const std::vector<std::string> set{"output.checkpoint_every=2"};
+  const fem::Model model = read_model(good_dir / "bathe_pendulum.yaml", set);
+  EXPECT_EQ(model.analysis.checkpoint_every, 2);
+  const InputError e = read_error(good_dir / "bathe_pendulum.yaml", {"output.checkpoint_evry=2"});
+  EXPECT_EQ(e.key(), "output.checkpoint_evry");
+  EXPECT_NE(std::string(e.what()).find("unknown key 'checkpoint_evry' in 'output' (did you mean 'checkpoint_every'?)"),
+            std::string::npos)
+      << e.what();
+}
+
 TEST(ModelReader, RejectsUnknownParameterOverrideWithSuggestion) {
   const InputError e = read_error(good_dir / "bathe_pendulum.yaml", {"mm=3"});
   EXPECT_EQ(e.file(), "--set");
