@@ -1,5 +1,6 @@
 #include "io/linearized_command.hpp"
 
+#include "assembly/collectives.hpp"
 #include "assembly/matrix_market.hpp"
 #include "assembly/petsc_session.hpp"
 #include "elements/node_inertia.hpp"
@@ -16,6 +17,7 @@
 #include "solvers/linearized_analysis.hpp"
 
 #include <cmath>
+#include <exception>
 #include <cstdio>
 #include <iostream>
 #include <numbers>
@@ -136,6 +138,25 @@ std::optional<std::vector<solvers::ParameterModels>> read_eigen_parameter_models
   }
 }
 
+/// Runs `write`, the files rank 0 alone writes, on rank 0, then tells every rank whether it
+/// succeeded: a failure there is thrown on every rank (rank 0's own exception, an OutputError on
+/// the others), so that no rank goes on into a collective call (the eigensolver, a factorization's
+/// release) that rank 0 has left, which would hang the run.
+template <class Write>
+void write_on_root(Write&& write) {
+  std::exception_ptr failure;
+  if (is_root()) {
+    try {
+      write();
+    } catch (const std::exception&) {
+      failure = std::current_exception();
+    }
+  }
+  if (assembly::all_ranks_agree(failure == nullptr)) return;
+  if (failure) std::rethrow_exception(failure);
+  throw OutputError("rank 0 could not write its output");
+}
+
 std::string mode_directory(std::size_t k) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "mode_%02zu", k);
@@ -179,7 +200,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       }
     }
     const solvers::EnergyRecord energy = analysis.energy();
-    if (is_root()) {
+    write_on_root([&] {
       write_running_summary(out / "summary.json", summary, this_process());  // as `run` does
       // The linearization state, as any run writes its frames.
       const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
@@ -188,7 +209,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       const solvers::Frame frame{0.0, 0, &model, states, energy};
       vtk.on_frame(frame);
       csv.on_frame(frame);
-    }
+    });
     if (!buckling) {
       if (model.analysis.linearized.export_matrices) {
         assembly::write_matrix_market(analysis.stiffness(), out / "K.mtx", tableau.comm());
@@ -198,9 +219,11 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       const solvers::EigenResult r = analysis.modes(!parameters->empty());
       if (!parameters->empty()) {
         const auto dmu = solvers::eigenvalue_derivatives(analysis, r, *parameters);
-        if (is_root()) replace_file_atomically(out / "mode_sensitivities.csv", mode_sensitivities_csv(r, *parameters, dmu));
+        write_on_root([&] {
+          replace_file_atomically(out / "mode_sensitivities.csv", mode_sensitivities_csv(r, *parameters, dmu));
+        });
       }
-      if (is_root()) {
+      write_on_root([&] {
         std::ostringstream csv;  // written whole, atomically (io/output_directory.hpp)
         csv << "mode,frequency_hz,natural_frequency_hz,damping_ratio,s_real,s_imag,kind\n";
         csv.precision(17);
@@ -220,17 +243,19 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
           write_mode_series(model, tableau, analysis.states(), m.shape, out / "modes" / mode_directory(k + 1));
         }
         replace_file_atomically(out / "modes.csv", csv.str());
-      }
+      });
     } else {
       const solvers::BucklingResult r = analysis.buckling(!parameters->empty());
       if (!parameters->empty()) {
         const std::vector<double> d = solvers::critical_factor_derivatives(analysis, r, *parameters);
-        if (is_root()) replace_file_atomically(out / "buckling_sensitivities.csv", buckling_sensitivities_csv(*parameters, d));
+        write_on_root([&] {
+          replace_file_atomically(out / "buckling_sensitivities.csv", buckling_sensitivities_csv(*parameters, d));
+        });
       }
       summary.extra.emplace_back("preload", r.preload);
       summary.extra.emplace_back("critical_load_factor_linear", r.linear_factor);
       summary.extra.emplace_back("critical_load_factor_tracked", r.tracked_factor);
-      if (is_root()) {
+      write_on_root([&] {
         std::ostringstream csv;
         csv.precision(17);
         csv << "load_factor,lowest_stiffness_eigenvalue\n";
@@ -241,7 +266,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
         if (!options.quiet)
           std::cout << "critical load factor: " << r.linear_factor << " (linear buckling about load factor "
                     << r.preload << "), " << r.tracked_factor << " (lowest eigenvalue tracked along the path)\n";
-      }
+      });
     }
     summary.status = "completed";
     summary.counters.newton_iterations = analysis.counters().newton_iterations;
