@@ -253,8 +253,7 @@ const std::vector<Cursor::Entry>& Cursor::map_entries() const {
   return *cache_.entries;
 }
 
-// Paths are built for every value read: one allocation each, not one per piece.
-
+// Built for every value read: one allocation each, not one per piece.
 std::string Cursor::key_path(std::string_view key) const {
   if (path_.empty()) return std::string(key);
   std::string path;

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <unistd.h>
 
@@ -48,13 +49,27 @@ std::optional<double> literal_count(const YAML::Node& value) {
   return v;
 }
 
+/// within_budget for `node` once it is among `enclosing`: its items and entries.
+bool within_budget_below(const YAML::Node& node, double scale, std::vector<YAML::Node>& enclosing);
+
 /// Whether the counts in `node` (beams' `elements`, chains' `bodies`, `repeat` ranges, nested
 /// repeats multiplied) stay within `budget` items, `scale` being the repetitions around `node`.
 /// A count given by an expression of parameters is not evaluated here: such inputs are left out.
-bool within_budget(const YAML::Node& node, double scale) {
+/// `enclosing` are the nodes around `node`: an alias inside the node its anchor names makes
+/// yaml-cpp's tree a cycle (`&a {b: *a}`), which is counted once and left to the reader (found by
+/// this fuzzer: the walk overflowed the stack).
+bool within_budget(const YAML::Node& node, double scale, std::vector<YAML::Node>& enclosing) {
+  if (std::any_of(enclosing.begin(), enclosing.end(), [&](const YAML::Node& e) { return e.is(node); })) return true;
+  enclosing.push_back(node);
+  const bool within = within_budget_below(node, scale, enclosing);
+  enclosing.pop_back();
+  return within;
+}
+
+bool within_budget_below(const YAML::Node& node, double scale, std::vector<YAML::Node>& enclosing) {
   if (node.IsSequence()) {
     for (const YAML::Node& item : node)
-      if (!within_budget(item, scale)) return false;
+      if (!within_budget(item, scale, enclosing)) return false;
     return true;
   }
   if (!node.IsMap()) return true;
@@ -73,7 +88,7 @@ bool within_budget(const YAML::Node& node, double scale) {
       const std::optional<double> n = literal_count(value);
       if (value.IsScalar() && (!n || std::abs(*n) * scale * repetitions > generated_budget)) return false;
     }
-    if (!within_budget(value, scale * repetitions)) return false;
+    if (!within_budget(value, scale * repetitions, enclosing)) return false;
   }
   return scale * repetitions <= generated_budget;
 }
@@ -82,7 +97,8 @@ bool wanted(std::string_view text) {
   try {
     // The first document only: the reader refuses a second one (and yaml-cpp's LoadAll can loop
     // forever, io/model_reader.cpp says when).
-    return within_budget(YAML::Load(std::string(text)), 1);
+    std::vector<YAML::Node> enclosing;
+    return within_budget(YAML::Load(std::string(text)), 1, enclosing);
   } catch (const YAML::Exception&) {
     // Malformed YAML is the reader's to refuse.
   }

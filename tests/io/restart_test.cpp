@@ -51,6 +51,7 @@ using Result = testing::CliResult;
 Result run(const std::vector<std::string>& args) { return testing::run_cli(args); }
 
 using testing::read_text;
+using testing::summary_value;
 using testing::read_vtu;
 using testing::spawn_cli;
 
@@ -130,18 +131,6 @@ double max_frame_difference(const fs::path& a_file, const fs::path& b_file) {
   return worst;
 }
 
-/// Value of a string key of summary.json ("" when absent).
-std::string summary_value(const fs::path& dir, const std::string& key) {
-  const std::string text = read_text(dir / "summary.json");
-  const std::size_t at = text.find("\"" + key + "\": ");
-  if (at == std::string::npos) return "";
-  const std::size_t first = at + key.size() + 4;
-  const std::size_t last = text.find_first_of(",\n", first);
-  std::string value = text.substr(first, last - first);
-  if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
-  return value;
-}
-
 /// Asserts that `restarted` holds the results of `reference` (same directory layout): CSV rows
 /// (the last `rows` of the reference when `rows` > 0, all otherwise), the last VTK frame and the
 /// counters of summary.json. Prints the measured differences.
@@ -163,8 +152,9 @@ void expect_same_results(const fs::path& reference, const fs::path& restarted, s
   const double frame = max_frame_difference(reference / ref_pvd.back().second, restarted / got_pvd.back().second);
   std::cout << "  last frame " << got_pvd.back().second << ": largest difference " << frame << '\n';
   EXPECT_LE(frame, 1e-12);
+  const std::string got_summary = read_text(restarted / "summary.json"), ref_summary = read_text(reference / "summary.json");
   for (const char* key : {"status", "steps", "cut_steps", "newton_iterations", "t_reached", "max_energy_drift"})
-    EXPECT_EQ(summary_value(restarted, key), summary_value(reference, key)) << key;
+    EXPECT_EQ(summary_value(got_summary, key), summary_value(ref_summary, key)) << key;
 }
 
 /// Runs `model` to the end with checkpoints, then continues from checkpoint `step` both in a copy
@@ -189,7 +179,7 @@ void check_restart_equivalence(const std::string& name, const std::string& model
   const Result s = run(with({"--out", same.string(), "--restart", checkpoint.string()}));
   ASSERT_EQ(s.code, 0) << s.output;
   expect_same_results(full, same);
-  EXPECT_EQ(summary_value(same, "restarted_from"), checkpoint.string());
+  EXPECT_EQ(summary_value(read_text(same / "summary.json"), "restarted_from"), checkpoint.string());
 
   // Into a new directory: the continuation only.
   const Result f = run(with({"--out", fresh.string(), "--restart", checkpoint.string()}));
@@ -238,7 +228,7 @@ TEST(Restart, CheckpointKeyInTheModelFileKeepsTheNewestThree) {
   // 10 steps: checkpoints at 2, 4, 6, 8 (none after the last step); the newest three are kept.
   EXPECT_EQ(files, (std::vector<std::string>{"checkpoint_000004.ckpt", "checkpoint_000006.ckpt",
                                              "checkpoint_000008.ckpt"}));
-  EXPECT_EQ(summary_value(dir / "out", "checkpoint"), (dir / "out" / "checkpoint_000008.ckpt").string());
+  EXPECT_EQ(summary_value(read_text(dir / "out" / "summary.json"), "checkpoint"), (dir / "out" / "checkpoint_000008.ckpt").string());
   // A negative count is refused by the reader with the key named.
   const Result bad = run({"check", model.string(), "--set", "output.checkpoint_every=-1"});
   EXPECT_EQ(bad.code, 2) << bad.output;
@@ -437,8 +427,9 @@ TEST(Restart, SigtermAtAnyInstantOfAnEigenAnalysisLeavesASummary) {
     ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal at " << delay_ms << " ms: " << read_text(log);
     if (WEXITSTATUS(status) == 0) continue;  // finished first: nothing to check at this instant
     EXPECT_EQ(WEXITSTATUS(status), 143) << read_text(log);
-    EXPECT_EQ(summary_value(out, "status"), "interrupted") << delay_ms << " ms: " << read_text(log);
-    EXPECT_NE(summary_value(out, "message").find("stopped by SIGTERM"), std::string::npos);
+    const std::string summary = read_text(out / "summary.json");
+    EXPECT_EQ(summary_value(summary, "status"), "interrupted") << delay_ms << " ms: " << read_text(log);
+    EXPECT_NE(summary_value(summary, "message").find("stopped by SIGTERM"), std::string::npos);
   }
 }
 
@@ -498,11 +489,12 @@ TEST(Restart, SigtermLeavesReadableFilesAndACheckpointToContinueFrom) {
   const auto last = read_vtu(stopped / pvd.back().second);
   EXPECT_EQ(last->GetFieldData()->GetArray("TIME")->GetTuple1(0), pvd.back().first);
   EXPECT_EQ(pvd.back().first, energy.back()[0]);
-  EXPECT_EQ(summary_value(stopped, "status"), "interrupted");
-  EXPECT_NE(summary_value(stopped, "message").find("SIGTERM"), std::string::npos);
-  const std::string checkpoint = summary_value(stopped, "checkpoint");
-  ASSERT_FALSE(checkpoint.empty()) << read_text(stopped / "summary.json");
-  EXPECT_NE(summary_value(stopped, "message").find("--restart " + checkpoint), std::string::npos);
+  const std::string summary = read_text(stopped / "summary.json");
+  EXPECT_EQ(summary_value(summary, "status"), "interrupted");
+  EXPECT_NE(summary_value(summary, "message").find("SIGTERM"), std::string::npos);
+  const std::string checkpoint = summary_value(summary, "checkpoint");
+  ASSERT_FALSE(checkpoint.empty()) << summary;
+  EXPECT_NE(summary_value(summary, "message").find("--restart " + checkpoint), std::string::npos);
   // The checkpoint is at the step where the run stopped.
   EXPECT_EQ(read_checkpoint(checkpoint).state.t, energy.back()[0]);
 

@@ -40,6 +40,8 @@ using catena::testing::run_cli;
 using catena::testing::ScratchDirectory;
 using catena::testing::SmallDisk;
 using catena::testing::spawn_cli;
+using catena::testing::summary_number;
+using catena::testing::summary_value;
 
 std::string source(const std::string& rel) { return std::string(CATENA_SOURCE_DIR) + "/" + rel; }
 
@@ -48,20 +50,6 @@ catena::testing::CliResult run_pendulum(const fs::path& out, const std::string& 
                                         const std::string& extra = "") {
   return run_cli("run " + source("cases/bathe-pendulum/model.yaml") + " --out '" + out.string() +
                  "' --set analysis.t_end=" + t_end + " --quiet" + extra);
-}
-
-/// A number after `"key": ` in summary.json's text (NaN when absent).
-double summary_number(const std::string& json, const std::string& key) {
-  std::smatch m;
-  if (!std::regex_search(json, m, std::regex("\"" + key + "\": ([-0-9.eE+]+)"))) return std::nan("");
-  return std::stod(m[1].str());
-}
-
-/// A string after `"key": ` in summary.json's text ("" when absent).
-std::string summary_string(const std::string& json, const std::string& key) {
-  std::smatch m;
-  if (!std::regex_search(json, m, std::regex("\"" + key + "\": \"([^\"]*)\""))) return "";
-  return m[1].str();
 }
 
 /// Whether `file` is one JSON document (Python's reader, as users' scripts read it).
@@ -340,8 +328,8 @@ TEST(RunDirectory, ADiskFillingMidRunLeavesOnlyCompleteReadableFilesAndTheSummar
   ASSERT_TRUE(fs::exists(summary_file));
   EXPECT_TRUE(valid_json(summary_file));
   const std::string summary = read_text(summary_file);
-  EXPECT_EQ(summary_string(summary, "status"), "failed") << summary;
-  EXPECT_NE(summary_string(summary, "message").find("No space left on device"), std::string::npos) << summary;
+  EXPECT_EQ(summary_value(summary, "status"), "failed") << summary;
+  EXPECT_NE(summary_value(summary, "message").find("No space left on device"), std::string::npos) << summary;
   EXPECT_GE(summary_number(summary, "steps"), static_cast<double>(rows - 1)) << summary;
   EXPECT_GE(summary_number(summary, "t_reached"), last_t - 1e-12) << summary;
 }
@@ -353,7 +341,7 @@ TEST(RunDirectory, ARunKilledMidwayLeavesItsOwnRunningSummaryNotTheEarlierRunsOn
   const ScratchDirectory scratch;
   const fs::path out = scratch.path() / "out";
   ASSERT_EQ(run_pendulum(out, "0.2").code, 0);
-  ASSERT_EQ(summary_string(read_text(out / "summary.json"), "status"), "completed");
+  ASSERT_EQ(summary_value(read_text(out / "summary.json"), "status"), "completed");
   const pid_t pid = spawn_cli({"run", source("cases/bathe-pendulum/model.yaml"), "--out", out.string(), "--quiet",
                                "--set", "analysis.t_end=1e6", "--set", "analysis.output_every=1000"},
                               scratch.path() / "run.log");
@@ -361,15 +349,15 @@ TEST(RunDirectory, ARunKilledMidwayLeavesItsOwnRunningSummaryNotTheEarlierRunsOn
   std::string status;
   for (int i = 0; i < 600 && status != "running"; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    status = summary_string(read_text(out / "summary.json"), "status");
+    status = summary_value(read_text(out / "summary.json"), "status");
   }
   ::kill(pid, SIGKILL);
   int wait_status = 0;
   ASSERT_EQ(::waitpid(pid, &wait_status, 0), pid);
   EXPECT_TRUE(WIFSIGNALED(wait_status)) << read_text(scratch.path() / "run.log");
   const std::string summary = read_text(out / "summary.json");
-  EXPECT_EQ(summary_string(summary, "status"), "running") << summary;
-  EXPECT_NE(summary_string(summary, "message").find("pid " + std::to_string(pid) + " on host "), std::string::npos)
+  EXPECT_EQ(summary_value(summary, "status"), "running") << summary;
+  EXPECT_NE(summary_value(summary, "message").find("pid " + std::to_string(pid) + " on host "), std::string::npos)
       << summary;
   EXPECT_TRUE(valid_json(out / "summary.json"));
 }

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +84,30 @@ std::vector<const E*> elements_of(const fem::Model& model) {
 }
 
 /// What a run of the catena executable (CATENA_EXECUTABLE) returned and printed.
+/// The value of `key` in summary.json's text as written: a string without its quotes (escapes
+/// left as they are), a number or `null` as text; "" when the key is absent.
+inline std::string summary_value(const std::string& json, const std::string& key) {
+  const std::string label = "\"" + key + "\": ";
+  const std::size_t at = json.find(label);
+  if (at == std::string::npos) return "";
+  std::size_t first = at + label.size();
+  if (first < json.size() && json[first] == '"') {
+    std::size_t last = ++first;
+    while (last < json.size() && json[last] != '"') last += json[last] == '\\' ? 2 : 1;
+    return json.substr(first, last - first);
+  }
+  return json.substr(first, json.find_first_of(",\n}", first) - first);
+}
+
+/// A number of summary.json's text (NaN when the key is absent or not a number).
+inline double summary_number(const std::string& json, const std::string& key) {
+  try {
+    return std::stod(summary_value(json, key));
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
+}
+
 struct CliResult {
   int code = -1;       ///< exit code (-1: killed by a signal)
   std::string output;  ///< stdout and stderr together
