@@ -444,17 +444,17 @@ void Tableau::assemble_residual_of(const fem::Model& other, const fem::StepState
 }
 
 void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
-  ++matrix_assemblies_;
+  if (J == jacobian_) ++matrix_assemblies_;
   assemble_with(nullptr, J, [&] { stamp_into(context, x, nullptr, J); });
 }
 
 void Tableau::assemble(const fem::StepState& context, Vec x, Vec f, Mat J) {
-  ++matrix_assemblies_;
+  if (J == jacobian_) ++matrix_assemblies_;
   assemble_with(f, J, [&] { stamp_into(context, x, f, J); });
 }
 
 void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M, Mat D) {
-  ++matrix_assemblies_;
+  if (M == jacobian_ || D == jacobian_) ++matrix_assemblies_;
   check(MatZeroEntries(M), "MatZeroEntries");
   check(MatZeroEntries(D), "MatZeroEntries");
   PetscJacobianSink mass(M, global_map_), damping(D, global_map_);

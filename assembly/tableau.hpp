@@ -41,8 +41,10 @@ class Tableau {
   [[nodiscard]] std::span<const PetscInt> pattern_columns() const { return pattern_columns_; }
   /// The preallocated Jacobian (pattern fixed: a stamp outside the declared pattern is an error).
   [[nodiscard]] Mat jacobian() const { return jacobian_; }
-  /// Counts the assemblies into any matrix: a solver that keeps a factorization of `jacobian()`
-  /// compares it with the count it saw, to know nobody else has written into the matrix since.
+  /// Counts the assemblies into `jacobian()`: a solver that keeps a factorization of it compares
+  /// the count with the one it saw, to know nobody else has written into the matrix since.
+  /// Assemblies into other matrices (the sensitivities' own Jacobian) leave it alone: counting
+  /// them made `--sensitivity` refresh the run's kept Jacobians and change its iterations.
   [[nodiscard]] long matrix_assemblies() const { return matrix_assemblies_; }
   [[nodiscard]] VecHandle create_vector() const;
 

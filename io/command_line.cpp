@@ -29,6 +29,8 @@ examples:
   catena run cases/bathe-pendulum/model.yaml --out runs/newmark --set analysis.integrator=newmark
   catena run model.yaml --set L=12 --set analysis.dt=1e-3 -- -pc_factor_mat_solver_type umfpack
   mpirun -n 2 catena run model.yaml --quiet
+                      on two ranks; as root, Open MPI refuses to start without
+                      --allow-run-as-root: mpirun --allow-run-as-root -n 2 catena run ...
   catena run model.yaml --checkpoint-every 100       (checkpoint_<step>.ckpt in the output directory)
   catena run model.yaml --restart out/model/checkpoint_000300.ckpt
                       continue from step 300 into the same directory (later rows and frames replaced)
@@ -166,8 +168,8 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
       "empty, or a parameter not named, is unbounded")(
       "max-iterations", po::value<int>(), "optimize: at most N iterations of the minimizer (default 50)")(
       "gradient-tolerance", po::value<double>(),
-      "optimize: converged when the projected gradient's norm is below this, in the objective's units per "
-      "parameter unit (default 1e-6)")(
+      "optimize: converged when the projected gradient's norm has fallen to this fraction of its value at the "
+      "start (default 1e-6)")(
       "gradient-method", po::value<std::string>(),
       "optimize: each run's gradient by the direct method, as --sensitivity (direct, the default), or by "
       "the adjoint, as --gradient (adjoint: cheaper for many parameters; one process)")(

@@ -195,6 +195,13 @@ int run_command(const RunOptions& options) {
         throw std::runtime_error(options.restart->string() + ": the checkpoint was written with --sensitivity '" +
                                  join(restart->state.sensitivity_parameters) + "', this run asks for '" +
                                  join(options.sensitivity) + "'; continue with the same parameters");
+      // A checkpoint at or beyond t_end leaves no step to take: never "completed" having done nothing.
+      if (restart->state.step >= solvers::nominal_steps(model->analysis))
+        throw std::runtime_error(options.restart->string() + ": the checkpoint is at t = " +
+                                 solvers::format_numbers("%.6g", restart->state.t) + " s (step " +
+                                 std::to_string(restart->state.step) + "), at or beyond this run's analysis.t_end = " +
+                                 solvers::format_numbers("%.6g", model->analysis.t_end) +
+                                 " s: nothing to continue; give a later t_end (--set analysis.t_end=...)");
     } catch (const std::exception& e) {
       print_error(std::string("catena: ") + e.what());
       return exit_bad_input;

@@ -45,7 +45,7 @@ struct OptimizeOptions {
   std::vector<std::string> parameters;  ///< --parameters a0,a1: in order, once each
   std::vector<Bounds> bounds;           ///< --bounds a0=-10:10 (parameters without: unbounded)
   int max_iterations = 50;              ///< --max-iterations
-  double gradient_tolerance = 1e-6;     ///< --gradient-tolerance, on the projected gradient's norm
+  double gradient_tolerance = 1e-6;     ///< --gradient-tolerance, on the projected gradient's norm relative to the start's
   /// --gradient-method: each run's gradient as --sensitivity gives it (direct, the default) or as
   /// --gradient does (adjoint: one backward sweep for all parameters, one process only).
   bool adjoint = false;

@@ -11,6 +11,8 @@
 #include <petscversion.h>  // version macros only
 #include <slepcversion.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -125,7 +127,11 @@ int info_command() {
             << "                  if it fails; mumps on several), mumps, klu, umfpack, superlu,\n"
             << "                  petsc (serial only except mumps)\n"
             << "  eigensolvers    SLEPc " << SLEPC_VERSION_MAJOR << '.' << SLEPC_VERSION_MINOR << '.'
-            << SLEPC_VERSION_SUBMINOR << " (EPS, PEP; shift-and-invert with the linear solver)\n";
+            << SLEPC_VERSION_SUBMINOR << " (EPS, PEP; shift-and-invert with the linear solver)\n"
+            << "  parallel runs   mpirun -n N catena run MODEL.yaml\n";
+  // Open MPI's mpirun refuses root before Catena starts, so the hint must be where users look first.
+  if (::geteuid() == 0)
+    std::cout << "                  as root (you are): mpirun --allow-run-as-root -n N catena run MODEL.yaml\n";
   return exit_ok;
 }
 

@@ -163,6 +163,7 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
   result.bounds = problem.bounds;
   result.values = problem.start;
   result.start_objective = result.objective = result.projected_gradient_norm = std::nan("");
+  result.start_projected_gradient_norm = std::nan("");
   RunOptions quiet_runs = options;
   quiet_runs.quiet = true;
   std::vector<double> evaluated_at;
@@ -174,7 +175,10 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
     return e.objective;
   };
   const solvers::IterationMonitor monitor = [&](const solvers::MinimizerIterate& it) {
-    if (it.iteration == 0) result.start_objective = it.f;
+    if (it.iteration == 0) {
+      result.start_objective = it.f;
+      result.start_projected_gradient_norm = it.projected_gradient_norm;
+    }
     result.values.assign(it.x.begin(), it.x.end());
     result.objective = it.f;
     result.gradient.assign(it.gradient.begin(), it.gradient.end());

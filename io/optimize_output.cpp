@@ -41,7 +41,8 @@ std::string optimize_json(const OptimizeResult& r) {
          ",\n  \"iterations\": " + std::to_string(r.iterations) + ",\n  \"evaluations\": " +
          std::to_string(r.evaluations) + ",\n  \"start_objective\": " + json_number(r.start_objective) +
          ",\n  \"objective\": " + json_number(r.objective) + ",\n  \"projected_gradient_norm\": " +
-         json_number(r.projected_gradient_norm) + ",\n  \"parameters\": {\n    " + parameters +
+         json_number(r.projected_gradient_norm) + ",\n  \"start_projected_gradient_norm\": " +
+         json_number(r.start_projected_gradient_norm) + ",\n  \"parameters\": {\n    " + parameters +
          "\n  },\n  \"objective_gradient\": {" + gradient + "}\n}\n";
 }
 

@@ -7,8 +7,9 @@
 ///   sensitivities.csv), `projected_gradient_norm` (the gradient without the components that
 ///   point out of the bounds at an active bound: what the convergence test measures);
 /// - optimize.json, the result: parameters (start, bounds, value at the end), objective at the
-///   start and at the end, gradient, projected gradient norm, iterations, evaluations, the
-///   minimizer's reason for stopping in words, status ("converged", "stopped": an iteration or
+///   start and at the end, gradient, projected gradient norm at the end and at the start (the
+///   convergence test's scale), iterations, evaluations, the minimizer's reason for stopping in
+///   words, with what to do when it did not converge, status ("converged", "stopped": an iteration or
 ///   evaluation limit or a failed line search, "failed": a run failed), message.
 /// Numbers with 17 significant digits; unbounded sides as null in JSON.
 #include "solvers/bounded_minimizer.hpp"
@@ -45,6 +46,7 @@ struct OptimizeResult {
   double objective = 0.0;
   std::vector<double> gradient;
   double projected_gradient_norm = 0.0;
+  double start_projected_gradient_norm = 0.0;  ///< the convergence test's scale (nan: no start)
   int iterations = 0;
   long evaluations = 0;
   std::string status;  ///< converged | stopped | failed

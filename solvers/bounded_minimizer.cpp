@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <stdexcept>
 
@@ -31,6 +32,7 @@ struct Callbacks {
   std::span<const VariableBounds> bounds;
   std::vector<Evaluation> since_last_iterate;
   Evaluation last_iterate;
+  double start_projected_gradient_norm = 0.0;  ///< at iteration 0
   /// The callbacks' exception, rethrown after TaoSolve: C code cannot unwind C++ frames.
   std::exception_ptr failure;
 
@@ -103,6 +105,7 @@ PetscErrorCode monitor_iterate(Tao tao, void* context) {
     c.last_iterate = c.evaluation_at(values_of(x));
     c.since_last_iterate.clear();
     const std::vector<double> projected = projected_gradient(c.last_iterate.x, c.last_iterate.gradient, c.bounds);
+    if (iteration == 0) c.start_projected_gradient_norm = norm(projected);
     c.monitor(MinimizerIterate{static_cast<int>(iteration), c.last_iterate.x, c.last_iterate.f,
                                c.last_iterate.gradient, norm(projected)});
     return 0;
@@ -112,18 +115,33 @@ PetscErrorCode monitor_iterate(Tao tao, void* context) {
   }
 }
 
-std::string reason_in_words(TaoConvergedReason reason) {
+std::string short_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
+/// Why TAO stopped, in terms of the command's options and with what a user can do about it.
+std::string reason_in_words(TaoConvergedReason reason, const MinimizerSettings& settings, double relative_gradient) {
+  const std::string where = "the projected gradient at " + short_number(relative_gradient) + " of the start's";
+  const std::string tolerance = "--gradient-tolerance " + short_number(settings.gradient_tolerance);
   switch (reason) {
-    case TAO_CONVERGED_GATOL: return "projected gradient norm below the tolerance";
+    case TAO_CONVERGED_GATOL: return "the projected gradient is zero";
+    case TAO_CONVERGED_GTTOL:
+      return "the projected gradient fell to " + short_number(relative_gradient) + " of the start's, below " + tolerance;
     case TAO_CONVERGED_GRTOL: return "projected gradient norm relative to the objective below -tao_grtol";
-    case TAO_CONVERGED_GTTOL: return "projected gradient norm relative to the start's below -tao_gttol";
     case TAO_CONVERGED_STEPTOL: return "step smaller than -tao_steptol";
     case TAO_CONVERGED_MINF: return "objective below -tao_fmin";
     case TAO_CONVERGED_USER: return "stopped by a user test";
-    case TAO_DIVERGED_MAXITS: return "maximum number of iterations reached";
-    case TAO_DIVERGED_NAN: return "objective or gradient not a number";
-    case TAO_DIVERGED_MAXFCN: return "maximum number of evaluations reached";
-    case TAO_DIVERGED_LS_FAILURE: return "line search failed (no decrease along the search direction)";
+    case TAO_DIVERGED_MAXITS:
+      return "--max-iterations " + std::to_string(settings.max_iterations) + " reached with " + where + " (" +
+             tolerance + "): allow more iterations, or start again from the values found";
+    case TAO_DIVERGED_NAN: return "a run gave an objective or a gradient that is not a number";
+    case TAO_DIVERGED_MAXFCN: return "maximum number of evaluations (-tao_max_funcs) reached with " + where;
+    case TAO_DIVERGED_LS_FAILURE:
+      return "no lower objective along the search direction, with " + where + " (" + tolerance +
+             "): the runs cannot resolve the objective any closer (tighten analysis.newton_tolerance, or "
+             "accept these values), or the gradient does not match the objective";
     case TAO_DIVERGED_TR_REDUCTION: return "trust region could not be reduced further";
     case TAO_DIVERGED_USER: return "stopped by a user test";
     case TAO_CONTINUE_ITERATING: return "not finished";
@@ -151,7 +169,7 @@ MinimizerResult minimize_within_bounds(const ObjectiveAndGradient& f, const Iter
     upper.push_back(std::isinf(b.upper) ? PETSC_INFINITY : b.upper);
   }
   assembly::VecHandle x = vector_of(start), gradient = vector_of(start), xl = vector_of(lower), xu = vector_of(upper);
-  Callbacks callbacks{f, monitor, bounds, {}, {}, nullptr};
+  Callbacks callbacks{f, monitor, bounds, {}, {}, 0.0, nullptr};
   TaoHandle tao;
   assembly::check(TaoCreate(PETSC_COMM_SELF, tao.out()), "TaoCreate");
   assembly::check(TaoSetType(tao, TAOBLMVM), "TaoSetType");
@@ -159,9 +177,9 @@ MinimizerResult minimize_within_bounds(const ObjectiveAndGradient& f, const Iter
   assembly::check(TaoSetObjectiveAndGradient(tao, gradient, objective_and_gradient, &callbacks),
                   "TaoSetObjectiveAndGradient");
   assembly::check(TaoSetVariableBounds(tao, xl, xu), "TaoSetVariableBounds");
-  // The absolute test only: Catena's objectives have units of their own, so a test relative to
-  // the objective's value or to the start's gradient would mean a different thing per model.
-  assembly::check(TaoSetTolerances(tao, settings.gradient_tolerance, 0.0, 0.0), "TaoSetTolerances");
+  // Relative to the start's projected gradient (TAO's gttol) only: Catena's objectives have units
+  // of their own, so an absolute bound means a different thing per model (and per unit).
+  assembly::check(TaoSetTolerances(tao, 0.0, 0.0, settings.gradient_tolerance), "TaoSetTolerances");
   assembly::check(TaoSetMaximumIterations(tao, settings.max_iterations), "TaoSetMaximumIterations");
   assembly::check(TaoSetMonitor(tao, monitor_iterate, &callbacks, nullptr), "TaoSetMonitor");
   assembly::check(TaoSetFromOptions(tao), "TaoSetFromOptions");
@@ -182,9 +200,13 @@ MinimizerResult minimize_within_bounds(const ObjectiveAndGradient& f, const Iter
   result.f = at_solution.f;
   result.gradient = at_solution.gradient;
   result.projected_gradient_norm = norm(projected_gradient(result.x, result.gradient, bounds));
+  result.start_projected_gradient_norm = callbacks.start_projected_gradient_norm;
   result.iterations = static_cast<int>(iterations);
   result.converged = reason > 0;
-  result.reason = reason_in_words(reason);
+  const double relative = result.start_projected_gradient_norm > 0.0
+                              ? result.projected_gradient_norm / result.start_projected_gradient_norm
+                              : 0.0;
+  result.reason = reason_in_words(reason, settings, relative);
   return result;
 }
 

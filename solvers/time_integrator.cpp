@@ -135,11 +135,15 @@ void TimeIntegrator::prepare_start(Vec u) {
   }
 }
 
+long nominal_steps(const fem::AnalysisSettings& a) {
+  return std::max(1L, static_cast<long>(std::ceil(a.t_end / a.dt - 1e-9)));
+}
+
 RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
   const auto start = std::chrono::steady_clock::now();
   const fem::AnalysisSettings& a = model_->analysis;
   const double dt_min = a.dt_min > 0 ? a.dt_min : a.dt / 1024.0;
-  const long n_steps = std::max(1L, static_cast<long>(std::ceil(a.t_end / a.dt - 1e-9)));
+  const long n_steps = nominal_steps(a);
   const assembly::VecHandle u = tableau_->create_vector();
 
   double t = 0.0;
@@ -231,7 +235,8 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
           if (!rep.largest_owner.empty())
             msg += format_numbers(", |R| = %.3g; largest entry %.3g in ", rep.residual_norm, rep.largest_residual) +
                    rep.largest_owner;
-          msg += format_numbers("; step cut down to %.3g s < dt_min = %.3g s", h, dt_min);
+          msg += format_numbers("; the step h = %.3g s failed, and halving it would go below dt_min = %.3g s", h,
+                                dt_min);
           if (written_.last_frame_step != step || written_.last_vtk_frame_step != step)
             emit(step, energy(t), written_.last_frame_step != step, written_.last_vtk_frame_step != step);
           finish_statistics();

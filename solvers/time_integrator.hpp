@@ -42,6 +42,10 @@ struct RunStatistics : RunCounters {
   std::optional<double> objective;
 };
 
+/// The nominal steps from t = 0 to `a.t_end` (at least one): the run's grid, which a restart
+/// continues from its checkpoint's step.
+[[nodiscard]] long nominal_steps(const fem::AnalysisSettings& a);
+
 class TimeIntegrator {
  public:
   TimeIntegrator(fem::Model& model, assembly::Tableau& tableau);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -203,8 +204,13 @@ TEST(Cli, SolverFailureExitsThreeAndKeepsResults) {
 TEST(Cli, HelpShowsLongRunOptionsAndExitCodes) {
   const Result r = run("--help");
   EXPECT_EQ(r.code, 0) << r.output;
-  for (const char* text : {"--restart", "--checkpoint-every", "catena run model.yaml --restart", "143 SIGTERM"})
+  for (const char* text : {"--restart", "--checkpoint-every", "catena run model.yaml --restart", "143 SIGTERM",
+                           "mpirun --allow-run-as-root -n 2 catena run"})
     EXPECT_NE(r.output.find(text), std::string::npos) << text << " in\n" << r.output;
+  // Issue 39: Open MPI refuses root before Catena starts; info shows the form that works.
+  const Result info = run("info");
+  EXPECT_NE(info.output.find("mpirun -n N catena run"), std::string::npos) << info.output;
+  EXPECT_EQ(info.output.find("--allow-run-as-root") != std::string::npos, ::geteuid() == 0) << info.output;
   // --restart belongs to run only.
   EXPECT_EQ(run("check " + source("cases/bathe-pendulum/model.yaml") + " --restart x.ckpt").code, 2);
 }

@@ -211,6 +211,33 @@ TEST(Restart, BeamsContinueAsAnUninterruptedRun) {
                             {"--set", "analysis.t_end=3", "--output-every", "2", "--checkpoint-every", "10"}, 20);
 }
 
+TEST(Restart, ACheckpointAtOrBeyondTEndIsRefusedNotCompletedDoingNothing) {
+  // Issue 39: a restart whose t_end lay before its checkpoint said "continuing ... at t = 0.5 s"
+  // then "completed", exit 0, having taken no step.
+  const fs::path first = fresh_dir("beyond_first"), again = fresh_dir("beyond_again");
+  const std::string model = source("cases/bathe-pendulum/model.yaml");
+  ASSERT_EQ(run({"run", model, "--out", first.string(), "--set", "analysis.t_end=1", "--checkpoint-every", "5",
+                 "--quiet"})
+                .code,
+            0);
+  const fs::path checkpoint = first / CheckpointWriter::file_name(5);  // t = 0.5 s
+  for (const std::string t_end : {"0.2", "0.5"}) {
+    const Result r = run({"run", model, "--out", again.string(), "--set", "analysis.t_end=" + t_end, "--restart",
+                          checkpoint.string(), "--quiet"});
+    EXPECT_EQ(r.code, 2) << t_end << ": " << r.output;
+    EXPECT_NE(r.output.find("the checkpoint is at t = 0.5 s (step 5), at or beyond this run's analysis.t_end = " +
+                            t_end + " s: nothing to continue"),
+              std::string::npos)
+        << r.output;
+    EXPECT_FALSE(fs::exists(again / "summary.json")) << t_end;  // refused before anything is written
+  }
+  // One step beyond it continues.
+  const Result on = run({"run", model, "--out", again.string(), "--set", "analysis.t_end=0.6", "--restart",
+                         checkpoint.string(), "--quiet"});
+  EXPECT_EQ(on.code, 0) << on.output;
+  EXPECT_EQ(summary_value(read_text(again / "summary.json"), "steps"), "6");
+}
+
 TEST(Restart, CheckpointKeyInTheModelFileKeepsTheNewestThree) {
   const fs::path dir = fresh_dir("key");
   fs::create_directories(dir);
