@@ -19,6 +19,16 @@ bool session_running() {
   return up == PETSC_TRUE;
 }
 
+/// hwloc, which Open MPI asks for the machine's topology as MPI starts, has a GL component that
+/// connects to X displays :0, :1, ... to list GPUs: a solver must not touch X (a run ended with
+/// exit 1, "X connection to :0 broken", when another program's X server went away). The
+/// component is excluded for this process and what it starts, after any the user excluded.
+void keep_hwloc_off_displays() {
+  const char* set = std::getenv("HWLOC_COMPONENTS");
+  const std::string components = set && *set ? std::string(set) + ",-gl" : std::string("-gl");
+  setenv("HWLOC_COMPONENTS", components.c_str(), 1);
+}
+
 }  // namespace
 
 bool PetscSession::launched() { return launcher::launched(); }
@@ -41,6 +51,7 @@ PetscSession::PetscSession(int& argc, char**& argv) {
       }
     }
   }
+  keep_hwloc_off_displays();
   // Catena's own SIGINT and SIGTERM handlers stop a run cleanly (io/stop_signals.hpp); PETSc's
   // would print a traceback and abort instead. (Its handlers for faults only print before the
   // abort the signal gives anyway.)

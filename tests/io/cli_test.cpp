@@ -5,13 +5,20 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -213,6 +220,51 @@ TEST(Cli, HelpShowsLongRunOptionsAndExitCodes) {
   EXPECT_EQ(info.output.find("--allow-run-as-root") != std::string::npos, ::geteuid() == 0) << info.output;
   // --restart belongs to run only.
   EXPECT_EQ(run("check " + source("cases/bathe-pendulum/model.yaml") + " --restart x.ckpt").code, 2);
+}
+
+// Issue 39: hwloc's GL component, which Open MPI's start loads, connected to X displays :0, :1, ...
+// (a run ended with exit 1, "X connection to :0 broken", when an X server went away). Fake
+// displays listen on X's abstract sockets; a run must never connect to one.
+TEST(Cli, RunNeverConnectsToAnXDisplay) {
+  std::vector<int> displays;
+  for (int n = 0; n < 10; ++n) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const std::string name = "/tmp/.X11-unix/X" + std::to_string(n);  // after a leading NUL: abstract
+    std::copy(name.begin(), name.end(), address.sun_path + 1);
+    const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<const sockaddr*>(&address), length) == 0 && ::listen(fd, 8) == 0)
+      displays.push_back(fd);
+    else if (fd >= 0)
+      ::close(fd);  // a real X server holds this display
+  }
+  if (displays.empty()) GTEST_SKIP() << "every display :0 to :9 is taken";
+  const fs::path out = fresh_dir("x_display");
+  const pid_t pid = catena::testing::spawn_cli(
+      {"run", source("cases/bathe-pendulum/model.yaml"), "--out", out.string(), "--set", "analysis.t_end=0.1", "--quiet"},
+      fs::temp_directory_path() / ("catena_cli_x_display_" + std::to_string(::getpid()) + ".log"));
+  int connections = 0, status = 0;
+  pid_t ended = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while ((ended = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline) {
+    for (const int fd : displays)
+      for (int client; (client = ::accept(fd, nullptr, nullptr)) >= 0;) {
+        ++connections;
+        ::close(client);  // Xlib reads the end of the connection as a display that is not there
+      }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  for (const int fd : displays) ::close(fd);
+  if (ended != pid) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    FAIL() << "the run did not end within 120 s";
+  }
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(connections, 0) << "connections to the fake X displays";
+  fs::remove_all(out);
 }
 
 TEST(Cli, CheckPrintsUnknownsAndNonZeros) {
