@@ -1,5 +1,6 @@
 #include "assembly/tableau.hpp"
 
+#include "assembly/free_processors.hpp"
 #include "assembly/ordering.hpp"
 #include "assembly/petsc_sinks.hpp"
 
@@ -267,9 +268,20 @@ void Tableau::restore_view(Vec x) {
 
 void Tableau::set_threads(int n) {
   requested_threads_ = size_ > 1 ? 1 : n > 0 ? n : omp_get_max_threads();
-  // Asked for by number: no timing decides.
+  // Asked for by number: neither timing nor the machine's load decides.
   active_threads_ = n > 0 ? requested_threads_ : 1;
+  automatic_threads_ = n <= 0 && requested_threads_ > 1;
   probes_ = 0;
+  threads_pay_ = false;
+}
+
+void Tableau::follow_free_processors() {
+  const auto now = std::chrono::steady_clock::now();
+  if (!threads_pay_ || now < next_load_check_) return;
+  next_load_check_ = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(load_check_seconds));
+  // Where /proc cannot be read, the threads stay as they are.
+  active_threads_ = std::clamp(free_processors().value_or(active_threads_), 1, requested_threads_);
 }
 
 void Tableau::stamp_local_elements(const fem::StepState& context, Vec x, fem::ResidualSink& r, fem::JacobianSink& j,
@@ -282,7 +294,8 @@ void Tableau::stamp_local_elements_with(const fem::StepState& context, Vec x, fe
                                         const SinkFor& sink_for, bool concurrent) {
   const fem::StepState s = local_view(context, x);
   // The first passes are timed on one thread; the shortest decides whether threads pay.
-  const bool probing = concurrent && requested_threads_ > 1 && active_threads_ == 1 && probes_ < probe_passes;
+  const bool probing = concurrent && automatic_threads_ && !threads_pay_ && probes_ < probe_passes;
+  if (concurrent) follow_free_processors();
   const auto start = std::chrono::steady_clock::now();
   // Handed over by reference: a std::function holding the lambda itself would allocate each pass.
   const auto stamp = [&](int slot, std::size_t e) {
@@ -304,7 +317,10 @@ void Tableau::stamp_local_elements_with(const fem::StepState& context, Vec x, fe
   if (probing) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     shortest_probe_ = probes_++ == 0 ? seconds : std::min(shortest_probe_, seconds);
-    if (probes_ == probe_passes && shortest_probe_ >= parallel_pass_seconds) active_threads_ = requested_threads_;
+    if (probes_ == probe_passes && shortest_probe_ >= parallel_pass_seconds) {
+      threads_pay_ = true;
+      follow_free_processors();
+    }
   }
 }
 

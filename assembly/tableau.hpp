@@ -11,6 +11,7 @@
 #include "assembly/stamp_plan.hpp"
 #include "fem/model.hpp"
 
+#include <chrono>
 #include <functional>
 #include <span>
 #include <string>
@@ -74,15 +75,15 @@ class Tableau {
   void set_jacobian_values(std::span<const double> values);
 
   /// Threads that stamp the elements (serial runs; always 1 under MPI, whose sinks add other
-  /// ranks' rows through PETSc): `n` of them, or with `n` = 0 as many as OpenMP gives
+  /// ranks' rows through PETSc): `n` of them, or with `n` = 0 up to as many as OpenMP gives
   /// (OMP_NUM_THREADS or the processors this process may use) once the first `probe_passes`
-  /// passes have each taken at least `parallel_pass_seconds` on one thread. Results do not depend
-  /// on it (assembly/stamp_plan.hpp). Threads wait for work by spinning: runs that share the
-  /// processors with other work should ask for fewer (with another process spinning on the second
-  /// of two processors, two threads made the flexible pendulum 2.5 times slower than one: a thread
-  /// descheduled in the middle of a pass holds the others at its end for a time slice). Timing
-  /// both ways and keeping the faster was tried and dropped: on this shared machine a few passes
-  /// chose wrongly either way (bench/README.md).
+  /// passes have each taken at least `parallel_pass_seconds` on one thread, and never more than
+  /// the processors other programs leave free (assembly/free_processors.hpp, read again every
+  /// `load_check_seconds`): a thread the scheduler puts behind another program's work holds the
+  /// others at the end of every pass for a time slice (with a CPU-bound process on the second of
+  /// two processors, two threads made chain15 20–37 times slower than one). Results do not depend
+  /// on it (assembly/stamp_plan.hpp). Timing both ways and keeping the faster was tried and
+  /// dropped: on this shared machine a few passes chose wrongly either way (bench/README.md).
   void set_threads(int n);
   /// The threads that stamp the elements now (1 until the first passes were timed).
   [[nodiscard]] int threads() const { return active_threads_; }
@@ -92,6 +93,8 @@ class Tableau {
   static constexpr double parallel_pass_seconds = 10e-6;
   /// Passes timed before deciding; the shortest decides.
   static constexpr std::size_t probe_passes = 4;
+  /// How often the processors other programs leave free are read again (about 50 µs each time).
+  static constexpr double load_check_seconds = 0.05;
 
   /// Calls `f(slot, element)` for every element this rank evaluates, in the stamp plan's order and
   /// on the threads that stamp (`threads()`): for per-element work besides the stamps (commits,
@@ -144,9 +147,16 @@ class Tableau {
   fem::DofMap local_map_;  // block -> index in the gathered local array (MPI only)
   std::vector<std::size_t> local_elements_;  ///< in the model's order (outputs, energies)
   StampPlan stamp_plan_;  ///< the elements by their first rows, in ranges that threads can share
+  /// Before a pass: the threads the free processors allow, when the passes were found long
+  /// enough to share (set_threads).
+  void follow_free_processors();
+
   int requested_threads_ = 1, active_threads_ = 1;
   std::size_t probes_ = 0;       ///< passes timed so far on one thread (set_threads)
   double shortest_probe_ = 0.0;  ///< the shortest of them [s]
+  bool automatic_threads_ = false;  ///< set_threads(0): the probes and the load decide
+  bool threads_pay_ = false;        ///< the probes found the passes long enough to share
+  std::chrono::steady_clock::time_point next_load_check_{};
   std::vector<PetscInt> pattern_offsets_, pattern_columns_;  ///< owned rows' global columns (CSR)
   bool csr_values_direct_ = false;  ///< serial, and the matrix's own CSR is exactly the pattern
   /// MPI: for each owned pattern entry its place in the matrix's diagonal part (≥ 0) or, as −1 − k,

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -155,6 +156,30 @@ TEST(Cli, TwoThreadsGiveTheOneThreadResultsBitForBit) {
   EXPECT_EQ(bad.code, 2) << bad.output;
   EXPECT_NE(bad.output.find("--threads"), std::string::npos) << bad.output;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// Issue 39: with a CPU-bound process on the second of two processors, chain15 took 15.7 s on the
+// default two threads against 0.18 s on one (a thread the scheduler puts behind the other
+// program holds every pass). The default threads now leave the processors other programs keep
+// busy to them (assembly/free_processors.hpp): with every processor taken, one thread.
+TEST(Cli, DefaultThreadsLeaveTheProcessorsOtherProgramsUse) {
+  const unsigned processors = std::thread::hardware_concurrency();
+  if (processors < 2) GTEST_SKIP() << "one processor: the default is one thread anyway";
+  std::atomic<bool> busy{true};
+  std::vector<std::thread> others;
+  for (unsigned i = 0; i < processors; ++i)
+    others.emplace_back([&busy] {
+      while (busy.load(std::memory_order_relaxed)) {
+      }
+    });
+  const fs::path out = fresh_dir("threads_busy");
+  const Result r = run("run " + source("bench/mbdyn/flexchain.yaml") + " --out " + out.string() +
+                       " --set analysis.t_end=0.03 --quiet");
+  busy = false;
+  for (std::thread& t : others) t.join();
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(file_text(out / "summary.json").find("\"threads\": 1,"), std::string::npos) << file_text(out / "summary.json");
+  fs::remove_all(out);
 }
 
 TEST(Cli, BadInputExitsTwoAndKeepsEarlierResults) {
