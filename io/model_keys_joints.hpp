@@ -25,9 +25,11 @@ inline constexpr std::array joint_keys{
     ModelKey{"joints[]", "active_from", "no", "s", "always", "",
              "outside [from, until) every component is free with zero force: the joint is released (Borri's "
              "unhooking); a spring stores no energy then. A step is on or off as its middle is"},
-    ModelKey{"joints[]", "active_until", "no", "s", "always", "",
+    ModelKey{"joints[]", "active_until", "no", "s", "always", ">= 0, after `active_from`",
              "the end of [from, until). The initial equilibrium (`analysis.initial_equilibrium`) counts as t = 0 "
-             "and holds a joint with `active_until: 0`: a chain hangs from it, then falls"},
+             "and holds a joint with `active_until: 0`: a chain hangs from it, then falls. An interval that is "
+             "empty or ends before t = 0, in which the joint would never act, is an error; one that starts after "
+             "`t_end` is not (a restart may run further)"},
 
     ModelKey{"joints[].laws", "x", "no", "", "", "", "the law of ε_x, the displacement along the joint x axis"},
     ModelKey{"joints[].laws", "y", "no", "", "", "", "the law of ε_y, the displacement along the joint y axis"},

@@ -78,6 +78,31 @@ void read_joint_laws(const ModelContext& context, const Cursor& c, std::string_v
   }
 }
 
+namespace {
+
+/// `active_from`, `active_until`: the joint acts in steps whose middle lies in [from, until), and
+/// in the initial equilibrium (t = 0) when from <= 0 <= until. An interval that is empty, or ends
+/// before the run starts, holds nothing at any time: refused. One that starts after t_end is
+/// accepted (a restart may run further).
+void read_activation(const ModelContext& context, const Cursor& item, elements::JointDefinition& def) {
+  const auto from = item.find("active_from");
+  if (from) def.active_from = read_number(*from, context.parameters, key_quantity<"joints[]", "active_from">("time"));
+  const auto until = item.find("active_until");
+  if (!until) return;
+  def.active_until = read_number(*until, context.parameters, key_quantity<"joints[]", "active_until">("time"));
+  const std::string found = "; found " + format_number(def.active_until) + " s";
+  if (def.active_until < 0.0)
+    until->fail("expected an end of the joint's activity at t >= 0 (the run starts at t = 0: a joint released "
+                "before it never acts)" + found);
+  if (from && !(def.active_until > def.active_from))
+    until->fail("expected active_until after active_from = " + format_number(def.active_from) +
+                " s (the joint acts during [active_from, active_until))" + found + ": an empty interval, the joint "
+                "would never act" + (def.active_until == 0.0 ? " (to hold the initial equilibrium only, give "
+                                                                 "active_until: 0 without active_from)" : ""));
+}
+
+}  // namespace
+
 constexpr ListSection joints_section{"joints", "a list of joints {name, kind, nodes or node, at, axis}",
                                      "a joint {name, kind, nodes or node, at, axis, laws}", schema::joint};
 
@@ -109,10 +134,7 @@ void read_joints(ModelContext& context) {
     }();
     const fem::Mat3 axes = read_joint_axes(context, item);
     if (const auto laws = item.find("laws")) read_joint_laws(context, *laws, kind, def);
-    if (const auto t = item.find("active_from"))
-      def.active_from = read_number(*t, parameters, key_quantity<"joints[]", "active_from">("time"));
-    if (const auto t = item.find("active_until"))
-      def.active_until = read_number(*t, parameters, key_quantity<"joints[]", "active_until">("time"));
+    read_activation(context, item, def);
 
     context.budget.reserve(item, joint_size(), "this joint");
     add_joint(context, name, std::move(def), a, b, point, axes, item);
