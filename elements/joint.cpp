@@ -431,9 +431,15 @@ void Joint::release_out_of_plane(const Vec3& normal, fem::UnknownRegistry& regis
     const bool out_of_plane = c < 3 ? c == k : c - 3 != k;
     if (!out_of_plane) continue;
     JointLaw& law = def_.laws[static_cast<std::size_t>(c)];
-    if (law.function)
-      throw std::invalid_argument("joint '" + name() + "': component " + std::to_string(c) +
-                                  " leaves the plane of a planar model but has a law");
+    // The coordinate stays 0 in the plane: a drive, a force, or a spring's pull towards another
+    // rest value would be taken by the plane and do nothing. A spring at rest or a damper does
+    // nothing there anyway.
+    if (law.function || (law.stiffness != 0.0 && law.rest != 0.0)) {
+      static constexpr std::array<const char*, 6> components{"x", "y", "z", "rx", "ry", "rz"};
+      throw std::invalid_argument("joint '" + name() + "': component " + components[static_cast<std::size_t>(c)] +
+                                  " leaves the plane of a planar model, which would take what its law gives; "
+                                  "expected no drive, force or spring rest value on it");
+    }
     law = JointLaw{};
     registry.fix(reaction_, c);
   }

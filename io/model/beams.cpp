@@ -262,17 +262,19 @@ void read_beam_loads(ModelContext& context) {
     if (!force.is_sequence() || force.size() != 3)
       force.fail_expected("a force per length [N/m] as a list of 3 numbers or expressions of t [x, y, z]");
     const Quantity component{"force per length component", "N/m"};
-    std::array<std::string, 3> texts;
-    for (std::size_t k = 0; k < 3; ++k) texts[k] = read_time_function(force[k], parameters, component).text();
+    const std::array<fem::Expression, 3> q{read_time_function(force[0], parameters, component),
+                                           read_time_function(force[1], parameters, component),
+                                           read_time_function(force[2], parameters, component)};
+    check_load_in_plane(context, force, q, /*moment=*/false, "force per length");
     const BeamDefinition& def = it->second;
     for (std::size_t e = 0; e < def.elements.size(); ++e) {
       const double half = def.elements[e]->length() / 2.0;
       for (const auto& [end, suffix] : {std::pair{def.chain[e], "_a"}, std::pair{def.chain[e + 1], "_b"}}) {
         const std::string element = name + "_" + def.elements[e]->name() + suffix;
         context.claim_element_name(element, name_cursor ? *name_cursor : item);
-        std::array<fem::Expression, 3> g{fem::Expression(texts[0], parameters, true),
-                                         fem::Expression(texts[1], parameters, true),
-                                         fem::Expression(texts[2], parameters, true)};
+        std::array<fem::Expression, 3> g{fem::Expression(q[0].text(), parameters, true),
+                                         fem::Expression(q[1].text(), parameters, true),
+                                         fem::Expression(q[2].text(), parameters, true)};
         model.add_element<elements::NodalLoad>(element, model.attach(end), std::move(g), elements::LoadKind::Force,
                                                elements::LoadAxes::Global, half);
       }

@@ -47,12 +47,19 @@ void read_loads(ModelContext& context) {
     const elements::LoadAxes axes = semitangential ? elements::LoadAxes::Semitangential
                                     : follower     ? elements::LoadAxes::Follower
                                                    : elements::LoadAxes::Global;
+    const std::string what = std::string(semitangential ? "semitangential " : follower ? "follower " : "") +
+                             (is_moment ? "moment" : "force");
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       std::array<fem::Expression, 3> g = read_load_vector(context, values, is_moment);
+      const fem::Quaternion orientation = model.initial_state[static_cast<std::size_t>(nodes[k].index)].orientation;
+      // A follower load's components turn with the node; its node turns about the plane's normal
+      // only, so what leaves the plane is what leaves it at t = 0.
+      check_load_in_plane(context, values, g, is_moment, what,
+                          follower ? orientation.toRotationMatrix() : fem::Mat3::Identity());
       if (is_moment || follower) model.make_frame(nodes[k]);
       model.add_element<elements::NodalLoad>(names[k], model.attach(nodes[k]), std::move(g),
                                              is_moment ? elements::LoadKind::Moment : elements::LoadKind::Force, axes,
-                                             1.0, model.initial_state[static_cast<std::size_t>(nodes[k].index)].orientation);
+                                             1.0, orientation);
     }
   });
 }

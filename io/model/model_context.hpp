@@ -46,6 +46,14 @@ struct VelocityField {
   fem::Vec3 velocity = fem::Vec3::Zero();
 };
 
+/// `planar: xy` (or yz, zx): read before the sections whose loads must lie in the plane, applied
+/// after all of them (apply_planar).
+struct Plane {
+  Cursor cursor;          ///< the `planar` value, for messages
+  std::string_view name;  ///< "xy", "yz" or "zx"
+  int normal = 2;         ///< the global axis normal to the plane (0: x, 1: y, 2: z)
+};
+
 struct ModelContext {
   explicit ModelContext(Cursor document) : root(std::move(document)) {}
 
@@ -63,6 +71,7 @@ struct ModelContext {
   std::map<std::string, fem::SensorFrame> body_frames;   ///< rigid body name -> its frame (centre, node axes)
   std::map<std::string, fem::SensorFrame> joint_frames;  ///< joint name -> its frame A
   std::optional<VelocityField> initial_velocity;
+  std::optional<Plane> plane;  ///< `planar`; none: a 3D model
   SizeBudget budget;  ///< the model's projected size against the memory limit
 
   [[nodiscard]] NodeRecord& record(fem::NodeId id) { return nodes[static_cast<std::size_t>(id.index)]; }

@@ -1,20 +1,11 @@
-// Nodes, and what applies to every node once all exist: the initial rigid velocity field and the
-// planar constraint.
+// Nodes, and what applies to every node once all exist: the initial rigid velocity field.
 #include "fem/rotation.hpp"
 #include "io/model/list_items.hpp"
 #include "io/model/section_readers.hpp"
 #include "io/model/values.hpp"
 #include "io/yaml_schema.hpp"
 
-#include <stdexcept>
-
 namespace catena::io::reader {
-
-namespace {
-
-constexpr std::array<std::string_view, 3> planes{"xy", "yz", "zx"};
-
-}  // namespace
 
 void read_nodes(ModelContext& context) {
   const Cursor& root = context.root;
@@ -79,43 +70,6 @@ void apply_initial_velocity(ModelContext& context) {
       model.initial_state[i].velocity = f.velocity + f.omega.cross(model.nodes[i].reference_position - f.about);
     if (model.nodes[i].kind == fem::NodeKind::Frame && !context.nodes[i].has_angular_velocity)
       model.initial_state[i].angular_velocity = f.omega;
-  }
-}
-
-void apply_planar(ModelContext& context) {
-  const auto c = context.root.find("planar");
-  if (!c) return;
-  fem::Model& model = context.model;
-  const std::size_t plane = read_choice(*c, planes, "a plane");
-  const int normal = plane == 0 ? 2 : plane == 1 ? 0 : 1;
-  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
-    const fem::NodeId id{static_cast<std::int32_t>(i)};
-    const fem::NodeState& s = model.initial_state[i];
-    const double v = s.velocity[normal];
-    if (v != 0.0)
-      c->fail("node '" + model.nodes[i].name + "' starts with velocity " + format_number(v) + " m/s along " +
-              std::string(axis_names[static_cast<std::size_t>(normal)]) + ", out of the " +
-              std::string(planes[plane]) + " plane; expected a planar model to start in its plane");
-    model.fix(id, normal);
-    context.nodes[i].fixed[static_cast<std::size_t>(normal)] = true;
-    if (model.nodes[i].kind != fem::NodeKind::Frame) continue;
-    for (int k = 0; k < 3; ++k) {
-      if (k == normal) continue;
-      if (s.angular_velocity[k] != 0.0)
-        c->fail("node '" + model.nodes[i].name + "' starts turning about " +
-                std::string(axis_names[static_cast<std::size_t>(k)]) + " (" + format_number(s.angular_velocity[k]) +
-                " rad/s), out of the " + std::string(planes[plane]) +
-                " plane; expected a planar model to start in its plane");
-      model.fix_rotation(id, k);
-      context.nodes[i].fixed[static_cast<std::size_t>(3 + k)] = true;
-    }
-  }
-  for (auto& [joint, cursor] : context.joints) {
-    try {
-      joint->release_out_of_plane(fem::Vec3::Unit(normal), model.registry);
-    } catch (const std::invalid_argument& e) {
-      cursor.fail(e.what());
-    }
   }
 }
 

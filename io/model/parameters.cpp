@@ -68,8 +68,10 @@ void read_parameters(ModelContext& context) {
 }
 
 void read_gravity(ModelContext& context) {
-  if (const auto c = context.root.find("gravity"))
+  if (const auto c = context.root.find("gravity")) {
     context.model.gravity = read_vec3(*c, context.parameters, key_quantity<"", "gravity">("gravity acceleration"));
+    check_gravity_in_plane(context, *c);
+  }
 }
 
 }  // namespace catena::io::reader

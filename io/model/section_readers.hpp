@@ -26,10 +26,23 @@ void read_initial_velocity(ModelContext& context);
 /// frame node without its own angular_velocity. Last, when every node exists and every frame
 /// node is known.
 void apply_initial_velocity(ModelContext& context);
-/// `planar: xy` (or yz, zx): every node keeps to its plane parallel to the given one. Removes
-/// the normal translation of every node and the rotations about the two in-plane axes of every
-/// frame node, once every section has decided which nodes are frame nodes.
+
+// planar.cpp: `planar: xy` (or yz, zx), every node kept to its plane parallel to the given one.
+/// Reads the plane into `context.plane`, before the sections whose loads must lie in it.
+void read_planar(ModelContext& context);
+/// Removes the normal translation of every node and the rotations about the two in-plane axes of
+/// every frame node, once every section has decided which nodes are frame nodes.
 void apply_planar(ModelContext& context);
+/// In a planar model a load must lie in the plane: a force's component along the normal, or a
+/// moment's about an in-plane axis, would be taken by the plane's constraint and do nothing.
+/// `components` are the load's as written at `c` (a list of 3), `what` names it ("follower
+/// force"); `axes` turns them into global ones (the identity for dead loads, the node's axes at
+/// t = 0 for a follower load, whose part along the normal keeps that value as the node turns in
+/// the plane). Fails at the component (or the list) that leaves the plane.
+void check_load_in_plane(const ModelContext& context, const Cursor& c, const std::array<fem::Expression, 3>& components,
+                         bool moment, std::string_view what, const fem::Mat3& axes = fem::Mat3::Identity());
+/// `gravity` (at `c`) in a planar model: in the plane, or the weights would do nothing.
+void check_gravity_in_plane(const ModelContext& context, const Cursor& c);
 
 // beam_sections.cpp: a beam's `section`, or its `material` and `shape`.
 [[nodiscard]] elements::BeamSection read_beam_section(const ModelContext& context, const Cursor& item);

@@ -1,6 +1,7 @@
-// `planar: xy` (io/model/nodes.cpp, apply_planar): a beam model moving in its plane gives the same
+// `planar: xy` (io/model/planar.cpp, apply_planar): a beam model moving in its plane gives the same
 // results with the out-of-plane unknowns removed as the full 3D model, and the planar model has
-// exactly those unknowns fewer.
+// exactly those unknowns fewer. Loads in the plane are taken, loads that would leave it refused
+// (one file per kind in tests/io/bad_input/planar_*).
 #include "support/test_files.hpp"
 #include "assembly/tableau.hpp"
 #include "io/model_reader.hpp"
@@ -97,6 +98,52 @@ TEST(Planar, HingedPendulumGivesTheResultsOfThe3DModel) {
   EXPECT_GT((full.rec.rows.back().states[0].position - full.rec.rows.front().states[0].position).norm(), 1.0);
   EXPECT_LT(worst, 1e-9);
   EXPECT_LT(planar.rec.max_balance_drift(), 1e-9 * 2 * 9.81 * 1.5);
+}
+
+// A node turned by 45° about x: a follower force's components in its axes are in the plane when
+// local y and z cancel along global z, and out of it otherwise.
+std::string tilted_node_model(const std::string& follower) {
+  return R"yaml(name: in-plane
+parameters: {q: 2}
+gravity: [0, -9.81, "0*q"]
+nodes:
+  - {name: a, position: [0, 0, 0]}
+  - {name: b, position: [1, 0, 0], orientation: ["pi/4", 0, 0]}
+supports: [{node: a, dofs: all}]
+beams:
+  - {name: arm, from: a, to: b, elements: 2, section: {EA: 1e7, GJ: 1e3, EIy: 1e3, EIz: 1e3}}
+loads:
+  - {node: b, force: [1, "sin(t)", 0]}
+  - {node: b, moment: [0, 0, "2*t"], semitangential: true}
+  - {node: b, force: )yaml" + follower + R"yaml(, follower: true}
+beam_loads:
+  - {beam: arm, force: [0, "-q", 0]}
+planar: xy
+analysis: {type: static, dt: 0.5, t_end: 1}
+)yaml";
+}
+
+std::string read_error(const std::string& text) {
+  try {
+    static_cast<void>(io::read_model(testing::write_temp("catena_planar_loads", "model.yaml", text)));
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Planar, TakesLoadsInItsPlaneAndRefusesAFollowerLoadTurnedOutOfIt) {
+  // Local y - local z lies along global y: in the plane, to round-off.
+  EXPECT_EQ(read_error(tilted_node_model("[1, 1, -1]")), "");
+  // Local y + local z lies along global z.
+  const std::string out = read_error(tilted_node_model("[0, 1, 1]"));
+  EXPECT_NE(out.find("model.yaml:13:22: loads[2].force: a planar xy model holds every node in that plane: a follower "
+                     "force along z would do nothing (the plane's constraint takes it); expected components that give "
+                     "none (global z is [0, 0.707107, 0.707107] in the node's axes at t = 0); found a component of "
+                     "1.41421"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(read_error(tilted_node_model("[0, t, t]")).find("; found functions of t"), std::string::npos);
 }
 
 }  // namespace
