@@ -154,6 +154,10 @@ double Beam::strain_energy(std::span<const fem::NodeState> states) const {
   return 0.5 * eps.dot(K_ * eps);
 }
 
+Mat3 Beam::section_axes(std::span<const fem::NodeState> states) const {
+  return states[nodes_[0].index].orientation.toRotationMatrix() * offset_[0];
+}
+
 void Beam::add_energy(std::span<const fem::NodeState> states, const Vec3& gravity, fem::StateEnergy& e) const {
   e.strain += strain_energy(states);
   for (std::size_t k = 0; k < 2; ++k) {

@@ -125,6 +125,9 @@ class Beam final : public fem::Element {
   [[nodiscard]] std::array<EndSection, 2> end_sections(std::span<const fem::NodeState> states) const;
   [[nodiscard]] double length() const { return L_; }
   [[nodiscard]] const BeamSection& section() const { return section_; }
+  /// The local axes x, y, z (columns, global) that node a carries in `states`: at the initial
+  /// states, the section axes the beam was given (`EIy` bends it in the plane of x and z).
+  [[nodiscard]] Mat3 section_axes(std::span<const fem::NodeState> states) const;
   /// α ρA L / 6: the coupling entry of the consistent part of the translational mass.
   [[nodiscard]] double coupling_mass() const { return section_.mass_coupling * section_.rhoA * L_ / 6.0; }
 

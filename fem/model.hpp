@@ -110,6 +110,9 @@ class Model {
   AnalysisSettings analysis;
   std::vector<Sensor> sensors;
   std::vector<NamedSet> sets;
+  /// The elements that one item of the model file made together, by the item's name (a beam
+  /// definition's elements, in order along it): what `catena check` describes per item.
+  std::vector<NamedSet> element_groups;
   std::optional<Objective> objective;  ///< `analysis.objective`; none: not set
   /// Characteristic length [m] (bounding-box diagonal of the nodes and the joints' points, at
   /// least 1e-3 m): scales the Newton test for displacement unknowns.

@@ -5,6 +5,7 @@
 #include "elements/joint.hpp"
 #include "fem/constraint_rank.hpp"
 #include "fem/start_stamp.hpp"
+#include "io/beam_axes.hpp"
 #include "io/commands.hpp"
 #include "io/model_reader.hpp"
 
@@ -90,6 +91,8 @@ int check_command(const RunOptions& options) {
               << (set.nodes.empty() ? std::to_string(set.elements.size()) + " elements"
                                     : std::to_string(set.nodes.size()) + " nodes")
               << '\n';
+  // Which way each beam bends under each stiffness, in global terms (local z = x × y).
+  for (const std::string& line : describe_beam_axes(*model)) std::cout << "  " << line << '\n';
   std::cout << "  sensors     " << model->sensors.size() << '\n'
             << "  analysis    ";
   const fem::LinearizedSettings& lin = model->analysis.linearized;

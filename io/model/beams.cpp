@@ -234,6 +234,7 @@ void read_beams(ModelContext& context) {
         context.record(end).turns = true;
       }
     }
+    model.element_groups.push_back({name, {}, {def.elements.begin(), def.elements.end()}});
     context.beams.emplace(name, std::move(def));
   });
 }
