@@ -2,7 +2,9 @@
 /// MPI agreements the commands need, kept with the other MPI and PETSc calls in assembly/.
 #include <petscsys.h>
 
+#include <cstdint>
 #include <span>
+#include <vector>
 
 namespace catena::assembly {
 
@@ -19,6 +21,18 @@ inline bool all_ranks_agree(bool ok_here) {
 /// Collective over PETSC_COMM_WORLD.
 inline void broadcast_from_root(std::span<double> values) {
   MPI_Bcast(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, 0, PETSC_COMM_WORLD);
+}
+
+/// Every rank's `values` (the same count on every rank), rank after rank, on every rank: for what
+/// every rank must have alike, so that each learns which ranks differ. Collective over
+/// PETSC_COMM_WORLD.
+inline std::vector<std::uint64_t> gather_on_every_rank(std::span<const std::uint64_t> values) {
+  int ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  std::vector<std::uint64_t> all(values.size() * static_cast<std::size_t>(ranks));
+  const int count = static_cast<int>(values.size());
+  MPI_Allgather(values.data(), count, MPI_UINT64_T, all.data(), count, MPI_UINT64_T, PETSC_COMM_WORLD);
+  return all;
 }
 
 }  // namespace catena::assembly

@@ -2,6 +2,7 @@
 
 #include "io/model/size_budget.hpp"
 #include "io/output_directory.hpp"
+#include "io/stable_hash.hpp"
 
 #include <algorithm>
 #include <array>
@@ -34,17 +35,6 @@ std::string hex(double value) {
   const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::hex);
   if (ec != std::errc()) throw std::logic_error("checkpoint: buffer too small for a double");
   return {buffer.data(), end};
-}
-
-/// FNV-1a, 64 bits: a stable hash of the model description (no std::hash, which may differ
-/// between builds).
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (const char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
-  return h;
 }
 
 std::string hex64(std::uint64_t v) {

@@ -7,6 +7,7 @@
 #include "io/checkpoint.hpp"
 #include "io/csv_writer.hpp"
 #include "io/linearized_command.hpp"
+#include "io/model_agreement.hpp"
 #include "io/model_reader.hpp"
 #include "io/output_directory.hpp"
 #include "io/input_error.hpp"
@@ -107,7 +108,7 @@ bool lock_output_directory(const std::filesystem::path& out, std::optional<RunDi
 }  // namespace
 
 int run_command(const RunOptions& options) {
-  std::optional<fem::Model> model = load_model(options, is_root());
+  std::optional<fem::Model> model = load_model_on_every_rank(options);
   if (!model) return exit_bad_input;
   // An element that cannot be stamped at the initial state, named where the file writes it, as
   // `check` refuses it (fem/start_stamp.hpp).

@@ -2,6 +2,7 @@
 
 #include "assembly/petsc_session.hpp"
 #include "io/input_error.hpp"
+#include "io/model_agreement.hpp"
 #include "io/name_hint.hpp"
 #include "io/objective_evaluation.hpp"
 #include "io/optimize_output.hpp"
@@ -117,7 +118,7 @@ void print_iterate(const Problem& p, const solvers::MinimizerIterate& it, long e
 }  // namespace
 
 int optimize_command(const RunOptions& options, const OptimizeOptions& optimize) {
-  const std::optional<fem::Model> model = load_model(options, is_root());
+  const std::optional<fem::Model> model = load_model_on_every_rank(options);
   if (!model) return exit_bad_input;
   Problem problem;
   try {
