@@ -87,7 +87,8 @@ std::string local_axes_text(const std::array<std::optional<fem::Vec3>, 3>& commo
 std::string describe(const fem::Model& model, const std::vector<const elements::Beam*>& beams) {
   std::vector<fem::Mat3> axes;
   for (const elements::Beam* beam : beams) axes.push_back(beam->section_axes(model.initial_state));
-  const std::array<std::optional<fem::Vec3>, 3> common{common_axis(axes, 0), common_axis(axes, 1), common_axis(axes, 2)};
+  const std::array<std::optional<fem::Vec3>, 3> common{common_axis(axes, 0), common_axis(axes, 1),
+                                                       common_axis(axes, 2)};
   const elements::BeamSection& section = beams.front()->section();
   return "EIy = " + format_number(section.EIy) + " N m^2 bends in " + plane_text(common[1], 1) + ", EIz = " +
          format_number(section.EIz) + " N m^2 in " + plane_text(common[2], 2) + "; " + local_axes_text(common);

@@ -37,7 +37,10 @@ std::string difference_from_root(const ModelInput& rank, const ModelInput& root)
     out = rank.file == 0   ? "no model file it can read (rank 0 reads one)"
           : root.file == 0 ? "a model file rank 0 cannot read"
                            : "a model file whose text differs from rank 0's";
-  if (rank.overrides != root.overrides) out += (out.empty() ? "" : " and ") + std::string("other --set options than rank 0");
+  if (rank.overrides != root.overrides) {
+    if (!out.empty()) out += " and ";
+    out += "other --set options than rank 0";
+  }
   return out;
 }
 
@@ -52,8 +55,9 @@ std::string ranks_text(const std::vector<std::size_t>& ranks) {
 
 ModelInput model_input(const RunOptions& options) {
   std::uint64_t overrides = fnv1a_basis;
+  // Each with its '\0', so that "a", "b" differs from "ab".
   for (const std::string& o : options.overrides)
-    overrides = fnv1a(std::string_view(o.c_str(), o.size() + 1), overrides);  // each with its '\0': a,b differs from ab
+    overrides = fnv1a(std::string_view(o.c_str(), o.size() + 1), overrides);
   return {file_hash(options.model), overrides};
 }
 
@@ -68,10 +72,15 @@ std::optional<std::string> model_input_difference(std::span<const ModelInput> ra
     same->second.push_back(r);
   }
   if (differences.empty()) return std::nullopt;
-  std::string out = "the MPI ranks were not given the same model:";
-  for (std::size_t k = 0; k < differences.size(); ++k)
-    out += (k > 0 ? ";" : "") + std::string(" ") + ranks_text(differences[k].second) + ": " + differences[k].first;
-  return out + "; run every rank with the same model file and --set options (nothing was written)";
+  std::string out = "the MPI ranks were not given the same model: ";
+  for (std::size_t k = 0; k < differences.size(); ++k) {
+    if (k > 0) out += "; ";
+    out += ranks_text(differences[k].second);
+    out += ": ";
+    out += differences[k].first;
+  }
+  out += "; run every rank with the same model file and --set options (nothing was written)";
+  return out;
 }
 
 std::optional<fem::Model> load_model_on_every_rank(const RunOptions& options) {
@@ -88,7 +97,8 @@ std::optional<fem::Model> load_model_on_every_rank(const RunOptions& options) {
   }
   std::optional<fem::Model> model = load_model(options, root);
   if (assembly::PetscSession::size() == 1) return model;
-  const std::vector<std::uint64_t> loaded = assembly::gather_on_every_rank(std::array<std::uint64_t, 1>{model ? 1U : 0U});
+  const std::vector<std::uint64_t> loaded =
+      assembly::gather_on_every_rank(std::array<std::uint64_t, 1>{model ? 1U : 0U});
   if (std::find(loaded.begin(), loaded.end(), 0U) == loaded.end()) return model;
   if (!model && !root && loaded.front() == 1U) {
     // Rank 0 read the same input: what differs is this rank's environment (its memory limit).

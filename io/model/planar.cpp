@@ -24,7 +24,9 @@ std::string axis(int k) { return std::string(axis_names[static_cast<std::size_t>
 /// every node turn about z only: a moment about x").
 std::string out_of_plane(const Plane& plane, bool moment, std::string_view what, int k) {
   const std::string model = "a planar " + std::string(plane.name) + " model ";
-  if (moment) return model + "lets every node turn about " + axis(plane.normal) + " only: a " + std::string(what) + " about " + axis(k);
+  if (moment)
+    return model + "lets every node turn about " + axis(plane.normal) + " only: a " + std::string(what) + " about " +
+           axis(k);
   return model + "holds every node in that plane: a " + std::string(what) + " along " + axis(k);
 }
 
@@ -62,7 +64,8 @@ void check_load_in_plane(const ModelContext& context, const Cursor& c, const std
         varies = true;
     }
     if (!varies && std::abs(value) <= in_plane_tolerance * scale) continue;
-    const std::string head = out_of_plane(plane, moment, what, i) + " would do nothing (the plane's constraint takes it); ";
+    const std::string head =
+        out_of_plane(plane, moment, what, i) + " would do nothing (the plane's constraint takes it); ";
     if (contributors == 1)
       c[static_cast<std::size_t>(last)].fail(head + "expected 0 for this component; found '" +
                                              components[static_cast<std::size_t>(last)].text() + "'");
@@ -89,7 +92,8 @@ void apply_planar(ModelContext& context) {
   const Cursor& c = plane.cursor;
   fem::Model& model = context.model;
   const int normal = plane.normal;
-  const std::string in_plane = ", out of the " + std::string(plane.name) + " plane; expected a planar model to start in its plane";
+  const std::string in_plane =
+      ", out of the " + std::string(plane.name) + " plane; expected a planar model to start in its plane";
   for (std::size_t i = 0; i < model.nodes.size(); ++i) {
     const fem::NodeId id{static_cast<std::int32_t>(i)};
     const fem::NodeState& s = model.initial_state[i];
