@@ -1,9 +1,11 @@
 """Catena's ParaView pipeline for one run directory: beams, trusses and rigid-body links as tubes,
 body shapes as surfaces, joints as spheres with an arrow along their axis 3 (a revolute joint's
 hinge), frame-node triads as red/green/blue arrows (with the scene: only in models with beams, a
-body's shape shows how it turns), a camera fixed over the whole run (or fitted to one frame: a
-single picture), the model's name and the frame's time as title, and a colour bar with the
-field's name and unit.
+body's shape shows how it turns; at most six frame nodes, triad_nodes), a camera fixed over the
+whole run (or fitted to one frame: a single picture), the model's name and what the frame is as
+title (tools/frame_title.py: a time, a load factor, a mode's phase), and a colour bar with the
+field's name and unit. Pipeline.warnings says what the picture may hide: a colour field that
+changes sign from frame to frame (tools/sign_alternation.py).
 
 One file, used three ways (README, "Looking at results"):
   tools/view DIR                  ParaView's GUI: `paraview --script=tools/catena_view.py` with
@@ -34,18 +36,22 @@ Its colour range (NaN left out) is fixed over the whole run, like the movie's ca
 from one pass over every frame's file, so every picture and every movie frame of a run is drawn
 to the same scale.
 """
-import json
 import math
 import os
+import sys
 import xml.etree.ElementTree as ElementTree
 
-from paraview import simple
+from paraview import servermanager, simple
 from paraview.vtk.util import numpy_support
 from vtkmodules.vtkIOImage import vtkPNGWriter
 from vtkmodules.vtkIOXML import vtkXMLPUnstructuredGridReader, vtkXMLUnstructuredGridReader
 from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
 
 import numpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from frame_title import frame_title  # noqa: E402  (after the path to tools/)
+from sign_alternation import SignAlternation  # noqa: E402
 
 # SI units of the arrays io/vtk_writer.hpp and the scene series write (the colour bar's title).
 UNITS = {
@@ -75,6 +81,10 @@ BEAM, TRUSS, LINK, SHAPE, JOINT, POINT_MASS = 1, 2, 3, 4, 5, 6
 ROUND_OFF = 1e-9
 # Without a natural scale (forces, moments): values below this, in SI units, are round-off zeros.
 ZERO = 1e-20
+# Frame-node triads drawn at most: more hide the tubes (triad_nodes).
+MOST_TRIADS = 6
+# VTK's ghost array: under MPI, a node's copies in the pieces that do not own it are marked 1.
+GHOST = "vtkGhostType"
 
 
 class InputError(Exception):
@@ -115,12 +125,8 @@ class Run:
             n = min(len(self.results), len(self.scene))
             self.results, self.scene = self.results[:n], self.scene[:n]
         self.times = [t for t, _ in self.results]
-        self.model = os.path.basename(self.directory)
-        try:
-            with open(os.path.join(self.directory, "summary.json")) as f:
-                self.model = json.load(f).get("model_name") or self.model
-        except (OSError, ValueError):
-            pass
+        self.title = frame_title(self.directory)
+        self.model = self.title.model
 
 
 def read_grid(path, arrays=None):
@@ -197,6 +203,7 @@ class Field:
         self.label = f"{label} [{unit}]" if unit else label
         self.unit = unit
         self.lo, self.hi = math.inf, -math.inf
+        self.alternation = SignAlternation()
 
     def arrays(self):
         """The arrays a file must provide for this field."""
@@ -214,7 +221,10 @@ class Field:
         return numpy.linalg.norm(a, axis=1) if a.shape[1] > 1 else a[:, 0]
 
     def include(self, grid):
+        """One frame more of the run, in frame order: the colour range, and the sign of every
+        point's value (tools/sign_alternation.py)."""
         v = self.values(grid)
+        self.alternation.add(v)
         v = v[numpy.isfinite(v)]
         if v.size:
             self.lo, self.hi = min(self.lo, float(v.min())), max(self.hi, float(v.max()))
@@ -305,6 +315,22 @@ def time_format(times):
     return f".{min(6, max(0, -math.floor(math.log10(min(steps)) + 1e-9)))}f"
 
 
+def triad_nodes(grid):
+    """The frame nodes that get a triad (node_id, ascending): all of them up to MOST_TRIADS,
+    else MOST_TRIADS spread evenly over the model's order of the frame nodes, the first and the
+    last included. Chosen by node, not by point: a node is one node whether the frame is one
+    piece or an MPI run's pieces, which repeat the nodes they share (so serial and MPI runs of a
+    model show the same triads)."""
+    node_id = array_of(grid.GetPointData(), "node_id")
+    frame_node = array_of(grid.GetPointData(), "frame_node")
+    if node_id is None or frame_node is None:
+        return []
+    ids = sorted({int(i) for i in node_id[frame_node[:, 0] > 0.5, 0]})
+    if len(ids) <= MOST_TRIADS:
+        return ids
+    return [ids[round(k * (len(ids) - 1) / (MOST_TRIADS - 1))] for k in range(MOST_TRIADS)]
+
+
 def grown(lo, hi, grid):
     """The box (lo, hi) grown to hold the grid's points."""
     if not grid.GetNumberOfPoints():
@@ -356,8 +382,8 @@ class Geometry:
         # Arrows start at the node, inside the tube: they reach out of it by half an element.
         self.triad_length = min(0.06 * self.diagonal, 0.5 * self.typical_length) + max(self.largest_radius, self.thin_radius)
         self.sphere_size = max(2.4 * self.thin_radius, 2.4 * self.largest_radius, 0.012 * self.diagonal)
-        frame_node = array_of(results.GetPointData(), "frame_node")
-        self.n_frame_nodes = int((frame_node > 0.5).sum()) if frame_node is not None else 0
+        self.triad_nodes = triad_nodes(results)
+        self.ghosts = results.GetPointData().GetArray(GHOST) is not None
 
     def frame_box(self, index):
         """The bounds (lo, hi) of frame `index` alone, both series: what a single picture's camera
@@ -470,6 +496,7 @@ class Pipeline:
             self.geometry = Geometry(run, first, self.field)
         self.width, self.height = size
         self.coloured = []
+        self.triad_points = None
         self.results = simple.PVDReader(FileName=run.results_pvd)
         simple.RenameSource("results.pvd", self.results)
         self.scene = None
@@ -486,6 +513,10 @@ class Pipeline:
             # The scene's body shapes show how the bodies turn: triads there would only hide them.
             self._triads()
         self._colour_bar()
+        # What a picture may hide (tools/render prints it on stderr, tools/view on the console); a
+        # field constant over the run is drawn in one colour, whatever the signs of its round-off.
+        alternation = self.field.alternation.warning(self.field.label) if self.note is None else None
+        self.warnings = [alternation] if alternation else []
         self._title()
         # paraview.simple's first Render would reset the camera to fit that frame.
         simple._DisableFirstRenderCameraReset()
@@ -552,16 +583,12 @@ class Pipeline:
         simple.RenameSource(name, s)
         return s
 
-    def _arrows(self, source, orientation, length, name, stride=1):
+    def _arrows(self, source, orientation, length, name):
         a = simple.Glyph(Input=source, GlyphType="Arrow")
         a.OrientationArray = ["POINTS", orientation]
         a.ScaleArray = ["POINTS", "No scale array"]
         a.ScaleFactor = length
-        if stride > 1:
-            a.GlyphMode = "Every Nth Point"
-            a.Stride = stride
-        else:
-            a.GlyphMode = "All Points"
+        a.GlyphMode = "All Points"
         a.GlyphType.TipRadius = 0.08
         a.GlyphType.ShaftRadius = 0.025
         simple.RenameSource(name, a)
@@ -622,16 +649,26 @@ class Pipeline:
                        colour=(0.2, 0.2, 0.25))
 
     def _triads(self):
-        """Frame-node triads of results.vtu (director_1..3 where frame_node = 1), about 6 at most:
-        more hide the tubes."""
+        """Red, green and blue arrows along director_1..3 of results.vtu at the nodes of
+        triad_nodes, each node once (its copies in MPI pieces that do not own it left out)."""
         g = self.geometry
-        if not g.n_frame_nodes:
+        if not g.triad_nodes:
             return
-        frames = threshold(self.results, "POINTS", "frame_node", 0.5, 1.5, "frame nodes")
-        stride = max(1, math.ceil(g.n_frame_nodes / 6))
+        chosen = " + ".join(f"(node_id == {n})" for n in g.triad_nodes)
+        mask = simple.Calculator(Input=self.results)
+        mask.ResultArrayName = "triad"
+        mask.Function = f"({chosen}) * ({GHOST} == 0)" if g.ghosts else chosen
+        self.triad_points = threshold(mask, "POINTS", "triad", 0.5, 1.5, "triad nodes")
         for k, colour in enumerate(((0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9))):
-            arrows = self._arrows(frames, f"director_{k + 1}", g.triad_length, f"director_{k + 1} (arrows)", stride)
+            arrows = self._arrows(self.triad_points, f"director_{k + 1}", g.triad_length, f"director_{k + 1} (arrows)")
             self._show(arrows, coloured=False, colour=colour)
+
+    def triad_node_ids(self):
+        """node_id of every point that carries a triad in the frame shown (--verbose prints them)."""
+        if self.triad_points is None:
+            return []
+        ids = array_of(servermanager.Fetch(self.triad_points).GetPointData(), "node_id")
+        return [] if ids is None else sorted(int(i) for i in ids[:, 0])
 
     def _colour_bar(self):
         f, g = self.field, self.geometry
@@ -676,9 +713,10 @@ class Pipeline:
             note.Color = [0.1, 0.1, 0.1]
 
     def _title(self):
-        """The model's name and the frame's time (AnnotateTime follows the view's time, in a
-        movie as in the GUI's animation)."""
-        title = simple.AnnotateTime(Format=f"{self.run.model}    t = {{time:{time_format(self.run.times)}}} s")
+        """The model's name and what the frame is (tools/frame_title.py: a dynamic run's time, a
+        static run's load factor, a mode's number, frequency and phase); AnnotateTime follows the
+        view's time, in a movie as in the GUI's animation."""
+        title = simple.AnnotateTime(Format=self.run.title.annotation(time_format(self.run.times)))
         simple.RenameSource("title", title)
         display = simple.Show(title, self.view)
         display.WindowLocation = "Upper Left Corner"
@@ -736,6 +774,8 @@ def main():
     pipeline.show_time(run.times[0])
     simple.SetActiveView(view)
     simple.SetActiveSource(pipeline.results)
+    for warning in pipeline.warnings:
+        print(f"catena_view: warning: {warning}", flush=True)
     if check:
         pipeline.save_png(check)
         print(f"catena_view: pipeline of {run.directory} ({'scene' if run.scene else 'results'}); "
