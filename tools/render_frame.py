@@ -21,9 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catena_view  # noqa: E402  (after the path to tools/)
 from paraview import simple  # noqa: E402
-
-# A line of the output that tools/render passes on to stderr (what the picture may hide).
-WARNING = "catena-render: warning: "
+from paraview_run import RENDER_WARNING  # noqa: E402
 
 
 def main():
@@ -38,7 +36,7 @@ def main():
         print(f"catena-render: input error: {e}", flush=True)
         sys.exit(2)
     for warning in pipeline.warnings:
-        print(f"{WARNING}{warning}", flush=True)
+        print(f"{RENDER_WARNING}{warning}", flush=True)
     if job.get("verbose"):
         camera = "run" if job.get("fit_frame") is None else f"frame {job['fit_frame']}"
         print(f"pipeline: {'scene.pvd' if run.scene else 'results.pvd only'}; colour {pipeline.field.label} "
@@ -52,7 +50,7 @@ def main():
         if job.get("verbose"):
             print(f"frame {k} t={t!r} camera {catena_view.camera_of(view)} "
                   f"({time.monotonic() - frame_start:.3f} s)", flush=True)
-            print(f"drawn {k}: title '{run.title.annotation(catena_view.time_format(run.times)).format(time=t)}'; "
+            print(f"drawn {k}: title '{pipeline.title_format.format(time=t)}'; "
                   f"triads at nodes [{', '.join(map(str, pipeline.triad_node_ids()))}]", flush=True)
 
 
