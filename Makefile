@@ -49,10 +49,13 @@ demo: build
 	@echo "ParaView files: $(CURDIR)/out/$(DEMO_CASE)/results.pvd  (File > Open in ParaView)"
 	@echo "Histories:      $(CURDIR)/out/$(DEMO_CASE)/energy.csv, sensors.csv, summary.json"
 	@# A picture of the last frame and a movie of the run when ParaView (and ffmpeg) are there
-	@# (tools/render exits 3 when they are not); never a reason for the demo to fail.
+	@# (tools/render exits 3 when they are not); never a reason for the demo to fail. What the
+	@# picture may hide (tools/render's warnings: a colour field that flips sign from frame to
+	@# frame) is shown under it.
 	@tools/render out/$(DEMO_CASE) --last --out out/$(DEMO_CASE)/demo.png >/dev/null 2>out/$(DEMO_CASE)/render.log; \
 	code=$$?; \
 	if [ $$code -eq 0 ]; then echo "Picture:        $(CURDIR)/out/$(DEMO_CASE)/demo.png (tools/render)"; \
+	  grep "^tools/render: warning: " out/$(DEMO_CASE)/render.log; \
 	elif [ $$code -eq 3 ]; then echo "Picture:        none; for out/$(DEMO_CASE)/demo.png run tools/install-deps --paraview, then make demo"; \
 	else echo "Picture:        tools/render failed, see out/$(DEMO_CASE)/render.log"; fi; \
 	if [ $$code -ne 3 ]; then \
