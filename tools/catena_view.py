@@ -1,10 +1,10 @@
 """Catena's ParaView pipeline for one run directory: beams, trusses and rigid-body links as tubes,
 body shapes as surfaces, joints as spheres with an arrow along their axis 3 (a revolute joint's
 hinge), frame-node triads as red/green/blue arrows (with the scene: only in models with beams, a
-body's shape shows how it turns; at most six frame nodes, triad_nodes), a camera fixed over the
-whole run (or fitted to one frame: a single picture), the model's name and what the frame is as
-title (tools/frame_title.py: a time, a load factor, a mode's phase), and a colour bar with the
-field's name and unit. Pipeline.warnings says what the picture may hide: a colour field that
+body's shape shows how it turns; on at most six frame nodes, tools/triad_nodes.py), a camera
+fixed over the whole run (or fitted to one frame: a single picture), the model's name and what
+the frame is as title (tools/frame_title.py: a time, a load factor, a mode's phase), and a
+colour bar with the field's name and unit. Pipeline.warnings says what the picture may hide: a colour field that
 changes sign from frame to frame (tools/sign_alternation.py).
 
 One file, used three ways (README, "Looking at results"):
@@ -52,6 +52,7 @@ import numpy
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from frame_title import frame_title  # noqa: E402  (after the path to tools/)
 from sign_alternation import SignAlternation  # noqa: E402
+from triad_nodes import triad_nodes  # noqa: E402
 
 # SI units of the arrays io/vtk_writer.hpp and the scene series write (the colour bar's title).
 UNITS = {
@@ -81,8 +82,6 @@ BEAM, TRUSS, LINK, SHAPE, JOINT, POINT_MASS = 1, 2, 3, 4, 5, 6
 ROUND_OFF = 1e-9
 # Without a natural scale (forces, moments): values below this, in SI units, are round-off zeros.
 ZERO = 1e-20
-# Frame-node triads drawn at most: more hide the tubes (triad_nodes).
-MOST_TRIADS = 6
 # VTK's ghost array: under MPI, a node's copies in the pieces that do not own it are marked 1.
 GHOST = "vtkGhostType"
 
@@ -315,22 +314,6 @@ def time_format(times):
     return f".{min(6, max(0, -math.floor(math.log10(min(steps)) + 1e-9)))}f"
 
 
-def triad_nodes(grid):
-    """The frame nodes that get a triad (node_id, ascending): all of them up to MOST_TRIADS,
-    else MOST_TRIADS spread evenly over the model's order of the frame nodes, the first and the
-    last included. Chosen by node, not by point: a node is one node whether the frame is one
-    piece or an MPI run's pieces, which repeat the nodes they share (so serial and MPI runs of a
-    model show the same triads)."""
-    node_id = array_of(grid.GetPointData(), "node_id")
-    frame_node = array_of(grid.GetPointData(), "frame_node")
-    if node_id is None or frame_node is None:
-        return []
-    ids = sorted({int(i) for i in node_id[frame_node[:, 0] > 0.5, 0]})
-    if len(ids) <= MOST_TRIADS:
-        return ids
-    return [ids[round(k * (len(ids) - 1) / (MOST_TRIADS - 1))] for k in range(MOST_TRIADS)]
-
-
 def grown(lo, hi, grid):
     """The box (lo, hi) grown to hold the grid's points."""
     if not grid.GetNumberOfPoints():
@@ -382,7 +365,8 @@ class Geometry:
         # Arrows start at the node, inside the tube: they reach out of it by half an element.
         self.triad_length = min(0.06 * self.diagonal, 0.5 * self.typical_length) + max(self.largest_radius, self.thin_radius)
         self.sphere_size = max(2.4 * self.thin_radius, 2.4 * self.largest_radius, 0.012 * self.diagonal)
-        self.triad_nodes = triad_nodes(results)
+        node_id, frame_node = (array_of(results.GetPointData(), name) for name in ("node_id", "frame_node"))
+        self.triad_nodes = [] if node_id is None or frame_node is None else triad_nodes(node_id, frame_node)
         self.ghosts = results.GetPointData().GetArray(GHOST) is not None
 
     def frame_box(self, index):
@@ -650,7 +634,7 @@ class Pipeline:
 
     def _triads(self):
         """Red, green and blue arrows along director_1..3 of results.vtu at the nodes of
-        triad_nodes, each node once (its copies in MPI pieces that do not own it left out)."""
+        tools/triad_nodes.py, each node once (its copies in MPI pieces that do not own it left out)."""
         g = self.geometry
         if not g.triad_nodes:
             return

@@ -11,9 +11,12 @@ catena without ParaView (the system Python with python3-vtk9 reads the frames):
   of the Makefile: the bar stretched by its launch tension, whole steps) its force stays within
   10 N of the exact m (v^2 / l + g cos(theta)), and nothing alternates; and
   synthetic series: round-off around zero, a vibration the frames resolve, too few frames and a
-  magnitude do not warn.
+  magnitude do not warn;
+- triads (tools/triad_nodes.py): a cantilever of 17 frame nodes run on one rank and on two (whose
+  .pvtu frame lists its points piece by piece, a shared node twice) gets the same six nodes, the
+  first and the last among them.
 Exit code 77 (ctest SKIP_RETURN_CODE) without numpy or VTK's Python modules.
-usage: frame_annotations.py SOURCE_DIR CATENA WORK_DIR
+usage: frame_annotations.py SOURCE_DIR CATENA WORK_DIR MPIRUN
 """
 import csv
 import json
@@ -26,15 +29,16 @@ import sys
 try:
     import numpy
     from vtkmodules.util import numpy_support
-    from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
+    from vtkmodules.vtkIOXML import vtkXMLPUnstructuredGridReader, vtkXMLUnstructuredGridReader
 except ImportError as e:
     print(f"skipped: /usr/bin/python3 lacks {e.name} (python3-numpy, python3-vtk9: tools/install-deps)")
     sys.exit(77)
 
-SRC, CATENA, WORK = sys.argv[1:4]
+SRC, CATENA, WORK, MPIRUN = sys.argv[1:5]
 sys.path.insert(0, os.path.join(SRC, "tools"))
 from frame_title import frame_title  # noqa: E402
 from sign_alternation import SignAlternation  # noqa: E402
+from triad_nodes import triad_nodes  # noqa: E402
 
 failures = []
 
@@ -45,9 +49,9 @@ def check(condition, message):
         print(f"FAILED: {message}")
 
 
-def run(name, model, *sets):
+def run(name, model, *sets, ranks=1):
     out = os.path.join(WORK, name)
-    command = [CATENA, "run", os.path.join(SRC, model), "--out", out, "--quiet"]
+    command = ([MPIRUN, "-n", str(ranks)] if ranks > 1 else []) + [CATENA, "run", os.path.join(SRC, model), "--out", out, "--quiet"]
     for s in sets:
         command += ["--set", s]
     subprocess.run(command, check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
@@ -164,8 +168,28 @@ for k in steps:
     magnitude.add(numpy.abs(numpy.array([10.0 * (-1.0) ** k])))
 check(magnitude.warning("x") is None, "a magnitude warned")
 
+# Triads: the frame nodes of the first frame, on one rank and on two.
+def first_frame_points(directory):
+    """node_id and frame_node of every point of the first frame, in the file's order."""
+    pvtu = os.path.join(directory, "results_00000.pvtu")
+    reader = vtkXMLPUnstructuredGridReader() if os.path.isfile(pvtu) else vtkXMLUnstructuredGridReader()
+    reader.SetFileName(pvtu if os.path.isfile(pvtu) else os.path.join(directory, "results_00000.vtu"))
+    reader.Update()
+    data = reader.GetOutput().GetPointData()
+    return (numpy_support.vtk_to_numpy(data.GetArray("node_id")), numpy_support.vtk_to_numpy(data.GetArray("frame_node")))
+
+
+static_mpi = run("static-mpi", "cases/large-deflection-cantilever/model.yaml", "steps=4", ranks=2)
+check('"mpi_ranks": 2' in open(os.path.join(static_mpi, "summary.json")).read(), "the cantilever did not run on two ranks")
+serial, parallel = first_frame_points(static), first_frame_points(static_mpi)
+check(serial[0].tolist() != parallel[0].tolist(), f"one and two ranks list the same points: {parallel[0].tolist()}")
+for name, (node_id, frame_node) in (("one rank", serial), ("two ranks", parallel)):
+    chosen = triad_nodes(node_id, frame_node)
+    print(f"triads, {name}: points {node_id.tolist()}, triads at nodes {chosen}")
+    check(chosen == [0, 3, 6, 10, 13, 16], f"triads on {name}: {chosen}")
+
 if failures:
     sys.exit(1)
 print("titles of dynamic, static, eigen (state and modes) and buckling runs; sign alternation of the "
       "unstretched pendulum's axial force found, none in make demo's start, none from round-off, a resolved "
-      "vibration, three pairs of frames or a magnitude")
+      "vibration, three pairs of frames or a magnitude; the same triad nodes on one rank and two")
