@@ -59,10 +59,12 @@ def run(name, model, *sets, ranks=1):
 
 
 def demo_sets():
-    """The --set arguments of `make demo` (the Makefile's DEMO_SETS, as make expands it)."""
+    """The --set arguments of `make demo` (the Makefile's DEMO_SETS, as make expands it; not
+    the flags of a `make test` this runs under)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     printed = subprocess.run(["make", "-s", "--no-print-directory", "-C", SRC, "--eval",
                               "print-demo-sets: ; @printf '%s\\n' $(DEMO_SETS)", "print-demo-sets"],
-                             check=True, capture_output=True, text=True).stdout.split()
+                             check=True, capture_output=True, text=True, env=env).stdout.split()
     return [printed[i + 1] for i, word in enumerate(printed) if word == "--set"]
 
 

@@ -29,7 +29,8 @@ pendulum=$src/cases/bathe-pendulum/model.yaml
 render unstretched "$work/unstretched"
 grep -q "^tools/render: warning: section force N \[N\] changes sign from one frame to the next at 2 of 2 coloured points" \
   "$work/unstretched.err" || { echo "no sign-alternation warning: $(cat "$work/unstretched.err")"; exit 1; }
-read -ra demo_sets <<< "$(make -s --no-print-directory -C "$src" --eval 'print-demo-sets: ; @echo $(DEMO_SETS)' print-demo-sets)"
+read -ra demo_sets <<< "$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$src" \
+  --eval 'print-demo-sets: ; @echo $(DEMO_SETS)' print-demo-sets)"
 "$catena" run "$pendulum" --out "$work/demo" -q "${demo_sets[@]}" --set analysis.t_end=2
 render demo "$work/demo"
 ! grep -q "warning" "$work/demo.err" || { echo "make demo's start warned: $(cat "$work/demo.err")"; exit 1; }
