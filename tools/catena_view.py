@@ -4,8 +4,8 @@ hinge), frame-node triads as red/green/blue arrows (with the scene: only in mode
 body's shape shows how it turns; on at most six frame nodes, tools/triad_nodes.py), a camera
 fixed over the whole run (or fitted to one frame: a single picture), the model's name and what
 the frame is as title (tools/frame_title.py: a time, a load factor, a mode's phase), and a
-colour bar with the field's name and unit. Pipeline.warnings says what the picture may hide: a colour field that
-changes sign from frame to frame (tools/sign_alternation.py).
+colour bar with the field's name and unit. Pipeline.warnings says what the picture may hide: a
+colour field that changes sign from frame to frame (tools/sign_alternation.py).
 
 One file, used three ways (README, "Looking at results"):
   tools/view DIR                  ParaView's GUI: `paraview --script=tools/catena_view.py` with
