@@ -1,9 +1,11 @@
 """Catena's ParaView pipeline for one run directory: beams, trusses and rigid-body links as tubes,
 body shapes as surfaces, joints as spheres with an arrow along their axis 3 (a revolute joint's
 hinge), frame-node triads as red/green/blue arrows (with the scene: only in models with beams, a
-body's shape shows how it turns), a camera fixed over the whole run (or fitted to one frame: a
-single picture), the model's name and the frame's time as title, and a colour bar with the
-field's name and unit.
+body's shape shows how it turns; on at most six frame nodes, tools/triad_nodes.py), a camera
+fixed over the whole run (or fitted to one frame: a single picture), the model's name and what
+the frame is as title (tools/frame_title.py: a time, a load factor, a mode's phase), and a
+colour bar with the field's name and unit. Pipeline.warnings says what the picture may hide: a
+colour field that changes sign from frame to frame (tools/sign_alternation.py).
 
 One file, used three ways (README, "Looking at results"):
   tools/view DIR                  ParaView's GUI: `paraview --script=tools/catena_view.py` with
@@ -34,18 +36,23 @@ Its colour range (NaN left out) is fixed over the whole run, like the movie's ca
 from one pass over every frame's file, so every picture and every movie frame of a run is drawn
 to the same scale.
 """
-import json
 import math
 import os
+import sys
 import xml.etree.ElementTree as ElementTree
 
-from paraview import simple
+from paraview import servermanager, simple
 from paraview.vtk.util import numpy_support
 from vtkmodules.vtkIOImage import vtkPNGWriter
 from vtkmodules.vtkIOXML import vtkXMLPUnstructuredGridReader, vtkXMLUnstructuredGridReader
 from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
 
 import numpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from frame_title import frame_title  # noqa: E402  (after the path to tools/)
+from sign_alternation import SignAlternation  # noqa: E402
+from triad_nodes import triad_nodes  # noqa: E402
 
 # SI units of the arrays io/vtk_writer.hpp and the scene series write (the colour bar's title).
 UNITS = {
@@ -75,6 +82,8 @@ BEAM, TRUSS, LINK, SHAPE, JOINT, POINT_MASS = 1, 2, 3, 4, 5, 6
 ROUND_OFF = 1e-9
 # Without a natural scale (forces, moments): values below this, in SI units, are round-off zeros.
 ZERO = 1e-20
+# VTK's ghost array: under MPI, a node's copies in the pieces that do not own it are marked 1.
+GHOST = "vtkGhostType"
 
 
 class InputError(Exception):
@@ -115,12 +124,8 @@ class Run:
             n = min(len(self.results), len(self.scene))
             self.results, self.scene = self.results[:n], self.scene[:n]
         self.times = [t for t, _ in self.results]
-        self.model = os.path.basename(self.directory)
-        try:
-            with open(os.path.join(self.directory, "summary.json")) as f:
-                self.model = json.load(f).get("model_name") or self.model
-        except (OSError, ValueError):
-            pass
+        self.title = frame_title(self.directory)
+        self.model = self.title.model
 
 
 def read_grid(path, arrays=None):
@@ -197,6 +202,7 @@ class Field:
         self.label = f"{label} [{unit}]" if unit else label
         self.unit = unit
         self.lo, self.hi = math.inf, -math.inf
+        self.alternation = SignAlternation()
 
     def arrays(self):
         """The arrays a file must provide for this field."""
@@ -214,7 +220,10 @@ class Field:
         return numpy.linalg.norm(a, axis=1) if a.shape[1] > 1 else a[:, 0]
 
     def include(self, grid):
+        """One frame more of the run, in frame order: the colour range, and the sign of every
+        point's value (tools/sign_alternation.py)."""
         v = self.values(grid)
+        self.alternation.add(v)
         v = v[numpy.isfinite(v)]
         if v.size:
             self.lo, self.hi = min(self.lo, float(v.min())), max(self.hi, float(v.max()))
@@ -356,8 +365,9 @@ class Geometry:
         # Arrows start at the node, inside the tube: they reach out of it by half an element.
         self.triad_length = min(0.06 * self.diagonal, 0.5 * self.typical_length) + max(self.largest_radius, self.thin_radius)
         self.sphere_size = max(2.4 * self.thin_radius, 2.4 * self.largest_radius, 0.012 * self.diagonal)
-        frame_node = array_of(results.GetPointData(), "frame_node")
-        self.n_frame_nodes = int((frame_node > 0.5).sum()) if frame_node is not None else 0
+        node_id, frame_node = (array_of(results.GetPointData(), name) for name in ("node_id", "frame_node"))
+        self.triad_nodes = [] if node_id is None or frame_node is None else triad_nodes(node_id, frame_node)
+        self.ghosts = results.GetPointData().GetArray(GHOST) is not None
 
     def frame_box(self, index):
         """The bounds (lo, hi) of frame `index` alone, both series: what a single picture's camera
@@ -470,6 +480,7 @@ class Pipeline:
             self.geometry = Geometry(run, first, self.field)
         self.width, self.height = size
         self.coloured = []
+        self.triad_points = None
         self.results = simple.PVDReader(FileName=run.results_pvd)
         simple.RenameSource("results.pvd", self.results)
         self.scene = None
@@ -486,6 +497,10 @@ class Pipeline:
             # The scene's body shapes show how the bodies turn: triads there would only hide them.
             self._triads()
         self._colour_bar()
+        # What a picture may hide (tools/render prints it on stderr, tools/view on the console); a
+        # field constant over the run is drawn in one colour, whatever the signs of its round-off.
+        alternation = self.field.alternation.warning(self.field.label) if self.note is None else None
+        self.warnings = [alternation] if alternation else []
         self._title()
         # paraview.simple's first Render would reset the camera to fit that frame.
         simple._DisableFirstRenderCameraReset()
@@ -552,16 +567,12 @@ class Pipeline:
         simple.RenameSource(name, s)
         return s
 
-    def _arrows(self, source, orientation, length, name, stride=1):
+    def _arrows(self, source, orientation, length, name):
         a = simple.Glyph(Input=source, GlyphType="Arrow")
         a.OrientationArray = ["POINTS", orientation]
         a.ScaleArray = ["POINTS", "No scale array"]
         a.ScaleFactor = length
-        if stride > 1:
-            a.GlyphMode = "Every Nth Point"
-            a.Stride = stride
-        else:
-            a.GlyphMode = "All Points"
+        a.GlyphMode = "All Points"
         a.GlyphType.TipRadius = 0.08
         a.GlyphType.ShaftRadius = 0.025
         simple.RenameSource(name, a)
@@ -622,16 +633,32 @@ class Pipeline:
                        colour=(0.2, 0.2, 0.25))
 
     def _triads(self):
-        """Frame-node triads of results.vtu (director_1..3 where frame_node = 1), about 6 at most:
-        more hide the tubes."""
+        """Red, green and blue arrows along director_1..3 of results.vtu at the nodes of
+        tools/triad_nodes.py, each node once (its copies in MPI pieces that do not own it left out)."""
         g = self.geometry
-        if not g.n_frame_nodes:
+        if not g.triad_nodes:
             return
-        frames = threshold(self.results, "POINTS", "frame_node", 0.5, 1.5, "frame nodes")
-        stride = max(1, math.ceil(g.n_frame_nodes / 6))
+        # The points alone, a vertex cell each, so that the Threshold keeps a point by its own
+        # value; and a Threshold that keeps a few of results.vtu's own cells (lines and vertices)
+        # crashes ParaView 5.11 (in vtkExtractCells) in about one render in ten of an MPI run's
+        # .pvtu frames, where one of a point cloud does not.
+        cloud = simple.ConvertToPointCloud(Input=self.results)
+        cloud.CellGenerationMode = "Vertex cells"
+        chosen = " + ".join(f"(node_id == {n})" for n in g.triad_nodes)
+        mask = simple.Calculator(Input=cloud)
+        mask.ResultArrayName = "triad"
+        mask.Function = f"({chosen}) * ({GHOST} == 0)" if g.ghosts else chosen
+        self.triad_points = threshold(mask, "POINTS", "triad", 0.5, 1.5, "triad nodes")
         for k, colour in enumerate(((0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9))):
-            arrows = self._arrows(frames, f"director_{k + 1}", g.triad_length, f"director_{k + 1} (arrows)", stride)
+            arrows = self._arrows(self.triad_points, f"director_{k + 1}", g.triad_length, f"director_{k + 1} (arrows)")
             self._show(arrows, coloured=False, colour=colour)
+
+    def triad_node_ids(self):
+        """node_id of every point that carries a triad in the frame shown (--verbose prints them)."""
+        if self.triad_points is None:
+            return []
+        ids = array_of(servermanager.Fetch(self.triad_points).GetPointData(), "node_id")
+        return [] if ids is None else sorted(int(i) for i in ids[:, 0])
 
     def _colour_bar(self):
         f, g = self.field, self.geometry
@@ -676,9 +703,11 @@ class Pipeline:
             note.Color = [0.1, 0.1, 0.1]
 
     def _title(self):
-        """The model's name and the frame's time (AnnotateTime follows the view's time, in a
-        movie as in the GUI's animation)."""
-        title = simple.AnnotateTime(Format=f"{self.run.model}    t = {{time:{time_format(self.run.times)}}} s")
+        """The model's name and what the frame is (tools/frame_title.py: a dynamic run's time, a
+        static run's load factor, a mode's number, frequency and phase); AnnotateTime follows the
+        view's time, in a movie as in the GUI's animation."""
+        self.title_format = self.run.title.annotation(time_format(self.run.times))
+        title = simple.AnnotateTime(Format=self.title_format)
         simple.RenameSource("title", title)
         display = simple.Show(title, self.view)
         display.WindowLocation = "Upper Left Corner"
@@ -736,6 +765,8 @@ def main():
     pipeline.show_time(run.times[0])
     simple.SetActiveView(view)
     simple.SetActiveSource(pipeline.results)
+    for warning in pipeline.warnings:
+        print(f"catena_view: warning: {warning}", flush=True)
     if check:
         pipeline.save_png(check)
         print(f"catena_view: pipeline of {run.directory} ({'scene' if run.scene else 'results'}); "

@@ -13,6 +13,9 @@ import sys
 EXIT_BAD_INPUT = 2
 EXIT_NO_PARAVIEW = 3
 EXIT_RENDER_FAILED = 4
+# The start of a line of tools/render_frame.py's output that tools/render passes on to stderr:
+# what a picture may hide (tools/catena_view.py, Pipeline.warnings).
+RENDER_WARNING = "catena-render: warning: "
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 

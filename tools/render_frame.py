@@ -7,8 +7,11 @@ Input by environment: CATENA_RENDER_JOB, JSON {"run": DIR, "field": NAME or null
 "verbose": bool, "movie": bool, "frames": [[t, PNG], ...], "fit_frame": index in results.pvd or null}
 (fit_frame: the camera fits that frame alone, --camera frame; null: every frame of the run). Output: with "verbose", one line per frame
 `frame K t=T camera ...` (the camera used, which tools/render's tests compare between frames) and
-the time it took. Exit code 2 with `catena-render: input error: ...` for a field or run the
-pipeline cannot use.
+the time it took, then `drawn K: title '...'; triads at nodes [...]` (the title as drawn, and the
+node_id of every point that carries a triad). A line
+`catena-render: warning: ...` for what the picture may hide (a colour field that changes sign
+from frame to frame), which tools/render prints on stderr. Exit code 2 with
+`catena-render: input error: ...` for a field or run the pipeline cannot use.
 """
 import json
 import os
@@ -18,6 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catena_view  # noqa: E402  (after the path to tools/)
 from paraview import simple  # noqa: E402
+from paraview_run import RENDER_WARNING  # noqa: E402
 
 
 def main():
@@ -31,6 +35,8 @@ def main():
     except catena_view.InputError as e:
         print(f"catena-render: input error: {e}", flush=True)
         sys.exit(2)
+    for warning in pipeline.warnings:
+        print(f"{RENDER_WARNING}{warning}", flush=True)
     if job.get("verbose"):
         camera = "run" if job.get("fit_frame") is None else f"frame {job['fit_frame']}"
         print(f"pipeline: {'scene.pvd' if run.scene else 'results.pvd only'}; colour {pipeline.field.label} "
@@ -44,6 +50,8 @@ def main():
         if job.get("verbose"):
             print(f"frame {k} t={t!r} camera {catena_view.camera_of(view)} "
                   f"({time.monotonic() - frame_start:.3f} s)", flush=True)
+            print(f"drawn {k}: title '{pipeline.title_format.format(time=t)}'; "
+                  f"triads at nodes [{', '.join(map(str, pipeline.triad_node_ids()))}]", flush=True)
 
 
 main()
