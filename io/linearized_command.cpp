@@ -210,10 +210,12 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       }
     }
     const solvers::EnergyRecord energy = analysis.energy();
+    // The linearization state, which the modes are drawn about (the buckling path moves the
+    // analysis's states on from it).
+    const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
     write_on_root([&] {
       write_running_summary(out / "summary.json", summary, this_process());  // as `run` does
-      // The linearization state, as any run writes its frames.
-      const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
+      // As any run writes its frames.
       VtkWriter vtk(out, model);
       CsvWriter csv(out, model);
       const solvers::Frame frame{0.0, 0, &model, states, energy};
@@ -250,7 +252,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
             std::cout << line;
           }
           summary.extra.emplace_back("mode_" + std::to_string(k + 1) + "_frequency_hz", f);
-          write_mode_series(model, tableau, analysis.states(), m.shape, m.shape_imag,
+          write_mode_series(model, tableau, states, m.shape, m.shape_imag,
                             out / "modes" / mode_directory(k + 1));
         }
         replace_file_atomically(out / "modes.csv", csv.str());
@@ -273,7 +275,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
         for (const solvers::BucklingPoint& p : r.path) csv << p.load_factor << ',' << p.lowest << '\n';
         replace_file_atomically(out / "buckling.csv", csv.str());
         if (!r.linear_shape.empty())
-          write_mode_series(model, tableau, analysis.states(), r.linear_shape, {}, out / "modes" / "buckling_mode");
+          write_mode_series(model, tableau, states, r.linear_shape, {}, out / "modes" / "buckling_mode");
         if (!options.quiet)
           std::cout << "critical load factor: " << r.linear_factor << " (linear buckling about load factor "
                     << r.preload << "), " << r.tracked_factor << " (lowest eigenvalue tracked along the path)\n";

@@ -294,5 +294,32 @@ analysis: {type: eigen, modes: 3}
     }
 }
 
+// A shaft under an end torque (cases/buckling-torsion): its buckling mode belongs to the preload
+// state (load factor 0, no torque), and is drawn about it, frame 0 being that state with its
+// section forces; not about the end of the tracked load path (twice the load, torque 3806 N m),
+// where the analysis's states are when it is written.
+TEST(ModeFrames, BucklingModeIsDrawnAboutThePreloadState) {
+  const testing::ScratchDirectory scratch;
+  const fs::path out = scratch.path() / "out";
+  ASSERT_EQ(testing::run_cli({"run", (source_dir / "cases" / "buckling-torsion" / "model.yaml").string(), "--out",
+                              out.string(), "--quiet"})
+                .code,
+            0);
+  const NodeFrame state = read_frame(out / io::VtkWriter::frame_file_name(0));
+  const NodeFrame drawn = read_frame(out / "modes" / "buckling_mode" / io::VtkWriter::frame_file_name(0));
+  ASSERT_EQ(drawn.position.size(), state.position.size());
+  for (std::size_t n = 0; n < state.position.size(); ++n) {
+    const NodeMotion m = motion(state, drawn, n);
+    EXPECT_LT(m.displacement.norm() + m.rotation.norm(), 1e-12) << "node " << n;
+  }
+  vtkDataArray* torque = state.grid->GetCellData()->GetArray("torque");
+  vtkDataArray* drawn_torque = drawn.grid->GetCellData()->GetArray("torque");
+  ASSERT_TRUE(torque && drawn_torque);
+  for (vtkIdType c = 0; c < torque->GetNumberOfTuples(); ++c) {
+    if (std::isnan(torque->GetTuple1(c))) continue;  // a node's vertex cell
+    EXPECT_EQ(drawn_torque->GetTuple1(c), torque->GetTuple1(c)) << "cell " << c;
+  }
+}
+
 }  // namespace
 }  // namespace catena
