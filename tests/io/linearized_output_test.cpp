@@ -94,18 +94,22 @@ TEST(EigenOutput, ModesCsvMatrixMarketAndModeSeries) {
 }
 
 // Modes of K φ = ω² M φ whose ω² comes out real have s = (0, ω) exactly: their damping ratio,
-// −Re s / |s|, is written and printed as 0, not "-0".
+// −Re s / |s|, and its derivative are written and printed as 0, not "-0".
 TEST(EigenOutput, UndampedModesHaveDampingRatioZeroNotMinusZero) {
   const catena::testing::ScratchDirectory scratch;
   const fs::path out = scratch.path() / "out";
   const std::string model = (source_dir / "tests" / "solvers" / "models" / "cantilever_modes.yaml").string();
-  const catena::testing::CliResult run = catena::testing::run_cli({"run", model, "--out", out.string()});
+  const catena::testing::CliResult run = catena::testing::run_cli({"run", model, "--out", out.string(), "--sensitivity", "L"});
   ASSERT_EQ(run.code, 0) << run.output;
   const auto rows = read_csv(out / "modes.csv");
   ASSERT_EQ(rows.size(), 9U);
   ASSERT_EQ(rows[0][3], "damping_ratio");
   EXPECT_EQ(rows[1][4], "0");  // s_real: the first bending pair's ω² is real
   for (std::size_t r = 1; r < rows.size(); ++r) EXPECT_NE(rows[r][3], "-0") << "mode " << r;
+  const auto derivatives = read_csv(out / "mode_sensitivities.csv");
+  ASSERT_EQ(derivatives.size(), 9U);
+  ASSERT_EQ(derivatives[0][3], "damping_ratio:L");
+  for (std::size_t r = 1; r < derivatives.size(); ++r) EXPECT_NE(derivatives[r][3], "-0") << "mode " << r;
   // The table on the terminal: mode, frequency, damping ratio, kind.
   std::istringstream lines(run.output);
   int table_rows = 0;
