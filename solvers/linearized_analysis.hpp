@@ -40,8 +40,9 @@ struct Mode {
   /// φ, global numbering, as it is drawn: the motion Im(φ e^{iθ}) = sin θ Re φ + cos θ Im φ over
   /// a period θ ∈ [0, 2π]. Its phase is turned so that the largest component of the node that
   /// moves most is real and positive, and it is scaled so that this node's largest displacement
-  /// over the period is 1 in length (a mode without displacements: its largest rotation times the
-  /// model's size). `shape` is Re φ; `shape_imag` Im φ, empty for a real φ (every mode of
+  /// over the period is 1 in length (a mode of rotations such as a shaft's torsion, whose
+  /// displacements are below 1e-3 of its rotations times the model's size: its largest rotation
+  /// times that size). `shape` is Re φ; `shape_imag` Im φ, empty for a real φ (every mode of
   /// K φ = ω² M φ). A quadratic problem's (D ≠ 0) eigenvector is complex: its real part alone may
   /// be anything, even zero.
   std::vector<double> shape, shape_imag;

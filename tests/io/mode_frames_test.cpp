@@ -28,6 +28,7 @@
 #include <map>
 #include <numbers>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace catena {
@@ -121,6 +122,34 @@ double backward_error(const Market& K, const Market& D, const Market& M, cplx s,
          ((infinity_norm(K) + std::abs(s) * infinity_norm(D) + std::norm(s) * infinity_norm(M)) * norm(phi));
 }
 
+/// The mode a series draws, a Im(φ e^{iθ}): φ in the tableau's numbering (`n` unknowns, `map`),
+/// from its frames at θ = π/2 (a Re φ) and θ = 0 (a Im φ) against the state `base`, with its
+/// largest node motion (rotations times the model's size).
+struct DrawnMode {
+  std::vector<cplx> phi;
+  double largest = 0.0;
+};
+
+DrawnMode drawn_mode(const fem::Model& model, const fem::DofMap& map, int n, const NodeFrame& base,
+                     const fs::path& series) {
+  const NodeFrame at_0 = read_frame(series / io::VtkWriter::frame_file_name(0));
+  const NodeFrame at_quarter = read_frame(series / io::VtkWriter::frame_file_name(6));  // of 24
+  DrawnMode out{std::vector<cplx>(static_cast<std::size_t>(n)), 0.0};
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+    const NodeMotion re = motion(base, at_quarter, i), im = motion(base, at_0, i);
+    out.largest = std::max({out.largest, re.displacement.norm(), im.displacement.norm(),
+                            model.length_scale * re.rotation.norm(), model.length_scale * im.rotation.norm()});
+    for (const auto& [block, r, m] : {std::tuple{model.nodes[i].displacement, re.displacement, im.displacement},
+                                      std::tuple{model.nodes[i].rotation, re.rotation, im.rotation}}) {
+      if (!block.valid()) continue;
+      const auto dofs = map.dofs(block);
+      for (int c = 0; c < 3; ++c)
+        if (dofs[c] != fem::fixed_dof) out.phi[static_cast<std::size_t>(dofs[c])] = {r[c], m[c]};
+    }
+  }
+  return out;
+}
+
 // A rotating cantilever (Coriolis terms make it a quadratic problem whose in-plane modes are
 // complex: bending with an axial motion a quarter period behind). The mode each series draws,
 // a Im(φ e^{iθ}), is read from its frames at θ = π/2 (a Re φ) and θ = 0 (a Im φ) against the
@@ -150,27 +179,11 @@ TEST(ModeFrames, EveryDrawnShapeSolvesItsQuadraticEigenproblem) {
     ASSERT_EQ(s_real.size(), static_cast<std::size_t>(modes));
     const NodeFrame base = read_frame(out / io::VtkWriter::frame_file_name(0));
     for (std::size_t k = 0; k < s_real.size(); ++k) {
-      const fs::path series = out / "modes" / mode_directory(k + 1);
-      const NodeFrame at_0 = read_frame(series / io::VtkWriter::frame_file_name(0));
-      const NodeFrame at_quarter = read_frame(series / io::VtkWriter::frame_file_name(6));
-      std::vector<cplx> phi(static_cast<std::size_t>(n));
-      double largest = 0.0;  // node motion (rotations times the model's size)
-      for (std::size_t i = 0; i < model.nodes.size(); ++i) {
-        const NodeMotion re = motion(base, at_quarter, i), im = motion(base, at_0, i);
-        largest = std::max({largest, re.displacement.norm(), im.displacement.norm(),
-                            model.length_scale * re.rotation.norm(), model.length_scale * im.rotation.norm()});
-        for (const auto& [block, r, m] : {std::tuple{model.nodes[i].displacement, re.displacement, im.displacement},
-                                          std::tuple{model.nodes[i].rotation, re.rotation, im.rotation}}) {
-          if (!block.valid()) continue;
-          const auto dofs = map.dofs(block);
-          for (int c = 0; c < 3; ++c)
-            if (dofs[c] != fem::fixed_dof) phi[static_cast<std::size_t>(dofs[c])] = {r[c], m[c]};
-        }
-      }
+      const DrawnMode drawn = drawn_mode(model, map, n, base, out / "modes" / mode_directory(k + 1));
       const std::string which = mode_directory(k + 1) + " of " + std::to_string(modes);
-      EXPECT_GT(largest, 0.5 * amplitude) << which << ": the drawn shape does not move";
+      EXPECT_GT(drawn.largest, 0.5 * amplitude) << which << ": the drawn shape does not move";
       const cplx s(s_real[k], s_imag[k]);
-      EXPECT_LT(backward_error(K, D, M, s, phi), 1e-8) << which << ", s = " << s;
+      EXPECT_LT(backward_error(K, D, M, s, drawn.phi), 1e-8) << which << ", s = " << s;
     }
   }
 }
