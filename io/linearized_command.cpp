@@ -7,6 +7,7 @@
 #include "fem/rotation.hpp"
 #include "io/csv_writer.hpp"
 #include "io/input_error.hpp"
+#include "io/linearized_cell_values.hpp"
 #include "io/output_directory.hpp"
 #include "io/run_directory.hpp"
 #include "io/sensitivity_models.hpp"
@@ -39,13 +40,15 @@ const char* kind_name(solvers::ModeKind k) {
   return "elastic";
 }
 
-/// Writes `mode` as a series of states base + a sin(2π k/F) φ, k = 0 … F.
+/// Writes a mode φ = re + i im (im empty: a real φ) as a series of states base + a Im(φ e^{iθ})
+/// = base + a (sin θ re + cos θ im), θ = 2π k/F, k = 0 … F, whose cell data are the elements'
+/// linearized about `base` (io/linearized_cell_values.hpp).
 void write_mode_series(const fem::Model& model, const assembly::Tableau& tableau, std::span<const fem::NodeState> base,
-                       const std::vector<double>& shape, const std::filesystem::path& dir) {
+                       std::span<const double> re, std::span<const double> im, const std::filesystem::path& dir) {
   const fem::LinearizedSettings& a = model.analysis.linearized;
   const double amplitude = a.mode_amplitude > 0.0 ? a.mode_amplitude : 0.1 * model.length_scale;
   const fem::DofMap& map = tableau.global_map();
-  auto block = [&](fem::BlockId b) {
+  auto block = [&](std::span<const double> shape, fem::BlockId b) {
     fem::Vec3 v = fem::Vec3::Zero();
     if (!b.valid()) return v;
     const auto dofs = map.dofs(b);
@@ -53,19 +56,26 @@ void write_mode_series(const fem::Model& model, const assembly::Tableau& tableau
       if (dofs[c] != fem::fixed_dof) v[c] = shape[static_cast<std::size_t>(dofs[c])];
     return v;
   };
-  VtkWriter vtk(dir, model);
+  LinearizedCellValues cell_values(model, base);
+  VtkWriter vtk(dir, model, &cell_values);
   std::vector<fem::NodeState> states(base.begin(), base.end());
   for (int k = 0; k <= a.mode_frames; ++k) {
     const double phase = static_cast<double>(k) / a.mode_frames;
-    const double f = amplitude * std::sin(2.0 * std::numbers::pi * phase);
+    const double at_sin = amplitude * std::sin(2.0 * std::numbers::pi * phase);
+    const double at_cos = amplitude * std::cos(2.0 * std::numbers::pi * phase);
+    auto motion = [&](fem::BlockId b) {
+      fem::Vec3 v = at_sin * block(re, b);
+      if (!im.empty()) v += at_cos * block(im, b);
+      return v;
+    };
     for (std::size_t n = 0; n < states.size(); ++n) {
       const fem::Node& node = model.nodes[n];
-      states[n].position = base[n].position + f * block(node.displacement);
+      states[n].position = base[n].position + motion(node.displacement);
       states[n].velocity.setZero();
       states[n].angular_velocity.setZero();
       if (node.rotation.valid())
         states[n].orientation =
-            (fem::quaternion_from_rotation_vector(f * block(node.rotation)) * base[n].orientation).normalized();
+            (fem::quaternion_from_rotation_vector(motion(node.rotation)) * base[n].orientation).normalized();
     }
     vtk.on_frame(solvers::Frame{phase, k, &model, states, {}});
   }
@@ -200,10 +210,12 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
       }
     }
     const solvers::EnergyRecord energy = analysis.energy();
+    // The linearization state, which the modes are drawn about (the buckling path moves the
+    // analysis's states on from it).
+    const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
     write_on_root([&] {
       write_running_summary(out / "summary.json", summary, this_process());  // as `run` does
-      // The linearization state, as any run writes its frames.
-      const std::vector<fem::NodeState> states(analysis.states().begin(), analysis.states().end());
+      // As any run writes its frames.
       VtkWriter vtk(out, model);
       CsvWriter csv(out, model);
       const solvers::Frame frame{0.0, 0, &model, states, energy};
@@ -240,7 +252,8 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
             std::cout << line;
           }
           summary.extra.emplace_back("mode_" + std::to_string(k + 1) + "_frequency_hz", f);
-          write_mode_series(model, tableau, analysis.states(), m.shape, out / "modes" / mode_directory(k + 1));
+          write_mode_series(model, tableau, states, m.shape, m.shape_imag,
+                            out / "modes" / mode_directory(k + 1));
         }
         replace_file_atomically(out / "modes.csv", csv.str());
       });
@@ -262,7 +275,7 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
         for (const solvers::BucklingPoint& p : r.path) csv << p.load_factor << ',' << p.lowest << '\n';
         replace_file_atomically(out / "buckling.csv", csv.str());
         if (!r.linear_shape.empty())
-          write_mode_series(model, tableau, analysis.states(), r.linear_shape, out / "modes" / "buckling_mode");
+          write_mode_series(model, tableau, states, r.linear_shape, {}, out / "modes" / "buckling_mode");
         if (!options.quiet)
           std::cout << "critical load factor: " << r.linear_factor << " (linear buckling about load factor "
                     << r.preload << "), " << r.tracked_factor << " (lowest eigenvalue tracked along the path)\n";

@@ -5,14 +5,15 @@
 ///   modes.csv      mode, frequency_hz (damped, |Im s|/2π), natural_frequency_hz (|s|/2π),
 ///                  damping_ratio (−Re s/|s|), s_real, s_imag [1/s], kind (rigid, elastic, unstable)
 ///   modes/mode_NN/results.pvd   each mode shape as a ParaView series over one period
-///                  (`mode_frames` frames, TIME = fraction of the period), largest displacement
-///                  `mode_amplitude`
+///                  (`mode_frames` frames, TIME = fraction of the period): the state plus
+///                  `mode_amplitude` Im(φ e^{iθ}) (solvers::Mode::shape); cell data linearized about
+///                  the state (io/linearized_cell_values.hpp), said in the field-data string `cell_data`
 ///   mode_sensitivities.csv   (--sensitivity p1,p2; eigen) mode, then per parameter p the
 ///                  derivatives frequency_hz:p, natural_frequency_hz:p, damping_ratio:p, s_real:p,
 ///                  s_imag:p of modes.csv's columns (solvers/eigen_sensitivity.hpp); NaN for rigid
 ///                  modes and repeated eigenvalues whose partner was not computed
 ///   buckling.csv   (buckling) load_factor, lowest_stiffness_eigenvalue [N/m] along the tracked path;
-///                  modes/buckling_mode/ the linear buckling mode
+///                  modes/buckling_mode/ the linear buckling mode, about the preload state
 ///   buckling_sensitivities.csv   (--sensitivity p1,p2; buckling) one row: per parameter p,
 ///                  critical_load_factor_linear:p, the derivative of the linear critical factor
 ///                  (solvers/eigen_sensitivity.hpp); NaN where it has none

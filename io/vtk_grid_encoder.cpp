@@ -13,6 +13,7 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkSmartPointer.h>
+#include <vtkStringArray.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLPUnstructuredGridWriter.h>
@@ -110,6 +111,12 @@ class VtkGridEncoder final : public GridEncoder {
     time_->SetNumberOfTuples(1);
     time_->SetValue(0, 0.0);
     grid_->GetFieldData()->AddArray(time_);
+    for (const auto& [name, text] : layout.field_strings) {
+      vtkNew<vtkStringArray> string;
+      string->SetName(name.c_str());
+      string->InsertNextValue(text);
+      grid_->GetFieldData()->AddArray(string);
+    }
 
     writer_->SetInputData(grid_);
     writer_->SetDataModeToAppended();

@@ -43,6 +43,8 @@ struct GridLayout {
   std::vector<std::pair<std::string, int>> point_fields;
   /// Integer cell arrays constant in time, name and one value per cell, after the cell fields.
   std::vector<std::pair<std::string, std::vector<int>>> cell_labels;
+  /// Strings of the field data, constant in time, name and text, after TIME.
+  std::vector<std::pair<std::string, std::string>> field_strings;
   bool compressed = false;                 ///< zlib for the arrays
   /// With `compressed`: LZ4 instead of zlib (several times faster to write, larger files).
   bool fast_compression = false;

@@ -92,6 +92,7 @@ struct VtkWriter::Impl {
   int rank = 0;
   int size = 1;
   PvdIndex index;  ///< results.pvd (rank 0 writes it; every rank numbers its frames by it)
+  CellValueSource* cell_values = nullptr;  ///< null: the elements' own at the frame's states
   [[nodiscard]] bool parallel() const { return size > 1; }
   /// Which elements' cells this piece holds and which nodes' vertex cells (all in serial).
   std::vector<char> element_in_piece;
@@ -274,6 +275,7 @@ vtk::GridLayout VtkWriter::Impl::layout() {
       element->cell_values(model.initial_state, collector);
   cell_fields = g.cell_fields;
   cell_fields_complete = true;
+  if (cell_values) g.field_strings.emplace_back("cell_data", cell_values->description());
   g.compressed = n_points >= vtk::compressed_from_points;
   return g;
 }
@@ -344,9 +346,13 @@ void VtkWriter::Impl::write(const solvers::Frame& frame) {
     double* values = grid->cell_field(k);
     std::fill(values, values + n_cells * static_cast<std::size_t>(cell_fields[k].second), not_a_number);
   }
+  if (cell_values) cell_values->set_frame(frame.states);
   for (const auto& [element, cell] : element_cells) {
     Sink sink(*this, cell);
-    element->cell_values(frame.states, sink);
+    if (cell_values)
+      cell_values->element_values(*element, sink);
+    else
+      element->cell_values(frame.states, sink);
   }
 
   const long frame_index = index.n_frames();
@@ -407,8 +413,9 @@ int rank_in(MPI_Comm comm) {
 
 }  // namespace
 
-VtkWriter::VtkWriter(fs::path directory, const fem::Model& model)
+VtkWriter::VtkWriter(fs::path directory, const fem::Model& model, CellValueSource* cell_values)
     : impl_(std::make_unique<Impl>(std::move(directory), model, 0)) {
+  impl_->cell_values = cell_values;
   create_output_directory(impl_->directory);
   impl_->select_piece({});
   impl_->create_grid();

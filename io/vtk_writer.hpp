@@ -30,7 +30,8 @@
 ///               forces and `radius`; rigid bodies (a vertex on their node): `mass`,
 ///               `centre_of_mass`, `centre_velocity`; joints (a vertex on their point): reactions
 ///               and relative coordinates (elements/joint.hpp)
-///   field data  `TIME` (1 value) [s]
+///   field data  `TIME` (1 value) [s]; with a CellValueSource (io/cell_value_source.hpp, the mode
+///               series), `cell_data` (a string: what the cell data are)
 /// The topology is built once at construction; each frame updates coordinates and arrays only.
 ///
 /// MPI (the constructor with a communicator of N > 1 ranks; with one rank it writes the serial
@@ -56,6 +57,7 @@
 /// writes into `directory`, which must be the same (shared) directory on every rank.
 /// The writer builds each grid's layout and fills its arrays from the model; VTK turns them into
 /// files in a module of its own, loaded by the first writer (io/vtk_module.hpp says why).
+#include "io/cell_value_source.hpp"
 #include "solvers/observer.hpp"
 
 #include <mpi.h>
@@ -72,9 +74,11 @@ class VtkWriter final : public solvers::Observer {
  public:
   /// Serial output (one .vtu per frame; no MPI call, also for single frames of the eigen
   /// analysis). Creates `directory` if needed. `model` must outlive the writer, and its nodes and
-  /// elements must not change afterwards. Throws std::invalid_argument when an element's cell
-  /// names a node outside the model, std::runtime_error when the directory cannot be created.
-  VtkWriter(std::filesystem::path directory, const fem::Model& model);
+  /// elements must not change afterwards. `cell_values` (may be null: the elements' own at the
+  /// frame's states) gives the cell data, described in each frame's field data; it must outlive
+  /// the writer. Throws std::invalid_argument when an element's cell names a node outside the
+  /// model, std::runtime_error when the directory cannot be created.
+  VtkWriter(std::filesystem::path directory, const fem::Model& model, CellValueSource* cell_values = nullptr);
   /// Output of a run on the ranks of `comm`: collective, every rank constructs it (same model),
   /// then receives every frame. `local_elements` are the elements this rank evaluates
   /// (assembly::Tableau::local_elements: each element on exactly one rank). On one rank the same

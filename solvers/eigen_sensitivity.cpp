@@ -213,6 +213,7 @@ ModeDerivative mode_derivative(const Mode& mode, Complex dmu) {
   d.natural_frequency = (std::conj(s) * d.s).real() / r;
   d.damped_frequency = s.imag() < 0.0 ? -d.s.imag() : d.s.imag();
   d.damping_ratio = -d.s.real() / r + s.real() * d.natural_frequency / (r * r);
+  if (d.damping_ratio == 0.0) d.damping_ratio = 0.0;  // not −0 (Re s = 0, d|s|/dp < 0), printed "-0"
   return d;
 }
 

@@ -101,12 +101,74 @@ std::vector<Pair> generalized_eigenpairs(assembly::Tableau& t, Mat A, Mat B, dou
   for (PetscInt i = 0; i < (whole ? n : std::min<PetscInt>(n, nev)); ++i) {
     PetscScalar kr = 0.0, ki = 0.0;
     check(EPSGetEigenpair(eps, i, &kr, &ki, xr, xi), "EPSGetEigenpair");
-    Pair p{{kr, ki}, {}, {}, {}};
+    Pair p{{kr, ki}, {}, {}, {}, {}};
     t.gather_all(xr, p.vector);
     if (whole) p.right = gather_complex(xr, xi);
     out.push_back(std::move(p));
   }
   return out;
+}
+
+/// The node that moves most in an eigenvector (re, im: its real and imaginary parts, im empty for
+/// a real one), among the displacement blocks or the rotation blocks (times `scale`).
+struct LargestMotion {
+  double size = 0.0;   ///< its largest displacement over a period of Im(φ e^{iθ}), times `scale`
+  std::size_t at = 0;  ///< global index of that node's largest component (by modulus)
+};
+
+LargestMotion largest_motion(const fem::Model& model, const fem::DofMap& map, bool rotation, double scale,
+                             const std::vector<double>& re, const std::vector<double>& im) {
+  LargestMotion out;
+  for (const fem::Node& node : model.nodes) {
+    const fem::BlockId b = rotation ? node.rotation : node.displacement;
+    if (!b.valid()) continue;
+    double aa = 0.0, bb = 0.0, ab = 0.0, top = 0.0;
+    std::size_t top_at = 0;
+    for (const fem::Dof d : map.dofs(b)) {
+      if (d == fem::fixed_dof) continue;
+      const auto j = static_cast<std::size_t>(d);
+      const double x = re[j], y = im.empty() ? 0.0 : im[j];
+      aa += x * x;
+      bb += y * y;
+      ab += x * y;
+      if (const double modulus = im.empty() ? std::abs(x) : std::hypot(x, y); modulus > top) {
+        top = modulus;
+        top_at = j;
+      }
+    }
+    // The node draws the ellipse sin θ a + cos θ b: its larger semi-axis is the root of the larger
+    // eigenvalue of the Gram matrix [[a·a, a·b], [a·b, b·b]] (|a| for a real vector).
+    const double semi_axis = std::sqrt(im.empty() ? aa : 0.5 * (aa + bb) + std::hypot(0.5 * (aa - bb), ab));
+    if (semi_axis * scale > out.size) out = {semi_axis * scale, top_at};
+  }
+  return out;
+}
+
+/// Scales an eigenvector, and turns the phase of a complex one, as Mode::shape says: the largest
+/// motion of a node is 1 (m; rad times the model's size for a mode of rotations), that node's
+/// largest component real and positive.
+void normalize_shape(const fem::Model& model, const fem::DofMap& map, Pair& p) {
+  LargestMotion largest = largest_motion(model, map, false, 1.0, p.vector, p.imag);
+  // A mode of rotations: a shaft's torsion, whose displacements are round-off, or in a turning frame
+  // a few 1e-6 of its rotations times the model's size (Coriolis coupling). Scaled by those
+  // displacements it would be drawn turning by thousands of radians. A bending mode's displacements
+  // are above 1e-3 of its rotations times the model's size up to its 300th mode or so.
+  if (const LargestMotion r = largest_motion(model, map, true, model.length_scale, p.vector, p.imag);
+      largest.size <= 1e-3 * r.size)
+    largest = r;
+  if (!(largest.size > 0.0)) return;
+  if (p.imag.empty()) {
+    const double factor = (p.vector[largest.at] < 0.0 ? -1.0 : 1.0) / largest.size;
+    for (double& x : p.vector) x *= factor;
+    return;
+  }
+  const std::complex<double> top(p.vector[largest.at], p.imag[largest.at]);
+  const std::complex<double> factor = std::conj(top) / (std::abs(top) * largest.size);
+  for (std::size_t j = 0; j < p.vector.size(); ++j) {
+    const std::complex<double> x = factor * std::complex<double>(p.vector[j], p.imag[j]);
+    p.vector[j] = x.real();
+    p.imag[j] = x.imag();
+  }
 }
 
 /// s from μ = ω² (s² = −μ): the root with Im s > 0, or the non-negative real one.
@@ -228,7 +290,6 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
   // than its diameter) is too ill-conditioned for its lowest modes anyway (their ω² come out a few
   // per cent off in double precision) and has them reported as rigid.
   const double rigid = std::sqrt(1e-13 * omega2);
-  const double length = model_->length_scale;
   const fem::DofMap& map = tableau_->global_map();
   for (Pair& p : pairs) {
     Mode m;
@@ -236,43 +297,9 @@ EigenResult LinearizedAnalysis::modes(Mat M, bool with_damping, bool two_sided) 
     m.kind = std::abs(m.s) < rigid ? ModeKind::Rigid
              : (m.s.real() > 1e-9 * std::abs(m.s)) ? ModeKind::Unstable
                                                     : ModeKind::Elastic;
-    // Normalize: the largest node displacement (vector length) is 1, its largest component
-    // positive; a mode without displacements (a shaft's torsion) by its largest rotation times
-    // the model's size.
-    auto largest_of = [&](bool rotation, double scale, std::size_t& where) {
-      double largest = 0.0;
-      for (const fem::Node& node : model_->nodes) {
-        const fem::BlockId b = rotation ? node.rotation : node.displacement;
-        if (!b.valid()) continue;
-        double norm2 = 0.0, top = 0.0;
-        std::size_t top_at = 0;
-        for (const fem::Dof d : map.dofs(b)) {
-          if (d == fem::fixed_dof) continue;
-          const double x = p.vector[static_cast<std::size_t>(d)];
-          norm2 += x * x;
-          if (std::abs(x) > top) {
-            top = std::abs(x);
-            top_at = static_cast<std::size_t>(d);
-          }
-        }
-        if (std::sqrt(norm2) * scale > largest) {
-          largest = std::sqrt(norm2) * scale;
-          where = top_at;
-        }
-      }
-      return largest;
-    };
-    std::size_t where = 0, where_rotation = 0;
-    double largest = largest_of(false, 1.0, where);
-    if (const double r = largest_of(true, length, where_rotation); largest <= 1e-9 * r) {
-      largest = r;
-      where = where_rotation;
-    }
-    if (largest > 0.0) {
-      const double factor = (p.vector[where] < 0.0 ? -1.0 : 1.0) / largest;
-      for (double& x : p.vector) x *= factor;
-    }
+    normalize_shape(*model_, map, p);
     m.shape = std::move(p.vector);
+    m.shape_imag = std::move(p.imag);
     m.mu = -(m.s * m.s);
     m.right = std::move(p.right);
     m.left = std::move(p.left);
@@ -345,8 +372,10 @@ void LinearizedAnalysis::quadratic_eigenpairs(double shift, double omega2, doubl
     const bool real = std::abs(ki) <= 1e-12 * std::abs(s);
     if (ki < 0.0 && !real) continue;
     if (real && kr < 0.0 && std::norm(s) > 1e-13 * omega2) continue;  // keep the growing one of a real pair
-    Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}, {}, {}};
+    Pair p{real ? std::complex<double>(std::abs(kr), 0.0) : s, {}, {}, {}, {}};
     tableau_->gather_all(xr, p.vector);
+    // The whole complex φ (SLEPc gives Im φ = 0 for ki = 0): its real part alone may even vanish.
+    if (ki != 0.0) tableau_->gather_all(xi, p.imag);
     pairs.push_back(std::move(p));
   }
 }

@@ -37,13 +37,20 @@ struct Mode {
   /// Rigid modes keep their computed (round-off) value; writers show them as zero.
   std::complex<double> s;
   ModeKind kind = ModeKind::Elastic;
-  /// Real part of φ, global numbering; its largest node displacement is 1 in length (a mode
-  /// without displacements: its largest rotation times the model's size).
-  std::vector<double> shape;
+  /// φ, global numbering, as it is drawn: the motion Im(φ e^{iθ}) = sin θ Re φ + cos θ Im φ over
+  /// a period θ ∈ [0, 2π]. Its phase is turned so that the largest component of the node that
+  /// moves most is real and positive, and it is scaled so that this node's largest displacement
+  /// over the period is 1 in length (a mode of rotations such as a shaft's torsion, whose
+  /// displacements are below 1e-3 of its rotations times the model's size: its largest rotation
+  /// times that size). `shape` is Re φ; `shape_imag` Im φ, empty for a real φ (every mode of
+  /// K φ = ω² M φ). A quadratic problem's (D ≠ 0) eigenvector is complex: its real part alone may
+  /// be anything, even zero.
+  std::vector<double> shape, shape_imag;
 
   [[nodiscard]] double natural_frequency() const { return std::abs(s); }  ///< |s| [rad/s]
   [[nodiscard]] double damped_frequency() const { return std::abs(s.imag()); }  ///< [rad/s]
-  [[nodiscard]] double damping_ratio() const { return std::abs(s) > 0.0 ? -s.real() / std::abs(s) : 0.0; }
+  /// −Re s / |s|; 0 when Re s = 0 (not −0, which an undamped mode's −0 / |s| would print as).
+  [[nodiscard]] double damping_ratio() const { return s.real() != 0.0 ? -s.real() / std::abs(s) : 0.0; }
 
   /// Two-sided solves only (LinearizedAnalysis::modes(true), for eigenvalue sensitivities): the
   /// eigenvalue μ = −s² of K φ = μ M φ, and its right and left eigenvectors (K φ = μ M φ,
@@ -135,10 +142,12 @@ class LinearizedAnalysis {
   /// Energies of the current states (collective).
   [[nodiscard]] EnergyRecord energy() const { return state_->energy(0.0); }
 
- /// An eigenvalue (μ or s) with the real part of its vector (global numbering).
+  /// An eigenvalue (μ or s) with its vector (global numbering).
   struct Pair {
     std::complex<double> value;
-    std::vector<double> vector;
+    std::vector<double> vector;  ///< the real part
+    /// The imaginary part: quadratic problems' eigenpairs with Im s ≠ 0 only, empty otherwise.
+    std::vector<double> imag;
     /// Two-sided solves: the whole (complex) right and left eigenvectors.
     std::vector<std::complex<double>> right, left;
   };

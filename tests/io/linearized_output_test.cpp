@@ -1,6 +1,8 @@
 // `catena run` for eigen and buckling analyses: the files users script against (modes.csv, the
 // mode series, the Matrix Market export, buckling.csv, the sensitivities, summary.json), read back and checked
 // against the physics they carry.
+#include "support/csv_table.hpp"
+#include "support/matrix_market.hpp"
 #include "support/test_files.hpp"
 
 #include <gtest/gtest.h>
@@ -25,40 +27,11 @@
 namespace {
 
 namespace fs = std::filesystem;
+using catena::testing::csv_column;
+using catena::testing::read_csv;
+using catena::testing::read_market;
 
 int run_catena(const std::string& args) { return catena::testing::run_cli(args).code; }
-
-std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
-  std::ifstream in(file);
-  std::vector<std::vector<std::string>> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> row;
-    std::stringstream s(line);
-    for (std::string cell; std::getline(s, cell, ',');) row.push_back(cell);
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-/// Entries (row, column) → value of a Matrix Market coordinate file (1-based in the file).
-std::map<std::pair<int, int>, double> read_market(const fs::path& file, int& n) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  EXPECT_TRUE(line.starts_with("%%MatrixMarket matrix coordinate") && line.find("real") != std::string::npos) << line;
-  while (std::getline(in, line) && line.starts_with("%")) {
-  }
-  std::stringstream header(line);
-  int rows = 0, cols = 0, nnz = 0;
-  header >> rows >> cols >> nnz;
-  EXPECT_EQ(rows, cols);
-  n = rows;
-  std::map<std::pair<int, int>, double> a;
-  int i = 0, j = 0;
-  double v = 0.0;
-  while (in >> i >> j >> v) a[{i - 1, j - 1}] += v;
-  return a;
-}
 
 const fs::path source_dir = CATENA_SOURCE_DIR;
 
@@ -120,6 +93,36 @@ TEST(EigenOutput, ModesCsvMatrixMarketAndModeSeries) {
   EXPECT_NEAR(umax, 0.05, 1e-9);
 }
 
+// Modes of K φ = ω² M φ whose ω² comes out real have s = (0, ω) exactly: their damping ratio,
+// −Re s / |s|, and its derivative are written and printed as 0, not "-0".
+TEST(EigenOutput, UndampedModesHaveDampingRatioZeroNotMinusZero) {
+  const catena::testing::ScratchDirectory scratch;
+  const fs::path out = scratch.path() / "out";
+  const std::string model = (source_dir / "tests" / "solvers" / "models" / "cantilever_modes.yaml").string();
+  const catena::testing::CliResult run = catena::testing::run_cli({"run", model, "--out", out.string(), "--sensitivity", "L"});
+  ASSERT_EQ(run.code, 0) << run.output;
+  const auto rows = read_csv(out / "modes.csv");
+  ASSERT_EQ(rows.size(), 9U);
+  ASSERT_EQ(rows[0][3], "damping_ratio");
+  EXPECT_EQ(rows[1][4], "0");  // s_real: the first bending pair's ω² is real
+  for (std::size_t r = 1; r < rows.size(); ++r) EXPECT_NE(rows[r][3], "-0") << "mode " << r;
+  const auto derivatives = read_csv(out / "mode_sensitivities.csv");
+  ASSERT_EQ(derivatives.size(), 9U);
+  ASSERT_EQ(derivatives[0][3], "damping_ratio:L");
+  for (std::size_t r = 1; r < derivatives.size(); ++r) EXPECT_NE(derivatives[r][3], "-0") << "mode " << r;
+  // The table on the terminal: mode, frequency, damping ratio, kind.
+  std::istringstream lines(run.output);
+  int table_rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream cells(line);
+    std::string mode, frequency, damping;
+    if (!(cells >> mode >> frequency >> damping) || mode.find_first_not_of("0123456789") != std::string::npos) continue;
+    ++table_rows;
+    EXPECT_NE(damping, "-0") << line;
+  }
+  EXPECT_EQ(table_rows, 8);
+}
+
 TEST(BucklingOutput, SummaryAndTrackedPath) {
   const catena::testing::ScratchDirectory scratch;
   const fs::path out = scratch.path() / "out";
@@ -145,17 +148,6 @@ TEST(BucklingOutput, SummaryAndTrackedPath) {
 }
 
 }  // namespace
-
-/// A column of a CSV file with a header, by name.
-std::vector<double> csv_column(const std::vector<std::vector<std::string>>& rows, const std::string& name) {
-  const auto at = std::find(rows.at(0).begin(), rows.at(0).end(), name);
-  EXPECT_NE(at, rows[0].end()) << name;
-  std::vector<double> out;
-  if (at == rows[0].end()) return out;
-  const auto c = static_cast<std::size_t>(at - rows[0].begin());
-  for (std::size_t r = 1; r < rows.size(); ++r) out.push_back(std::stod(rows[r].at(c)));
-  return out;
-}
 
 TEST(EigenOutput, ModeSensitivitiesAgreeWithWholeRunDifferences) {
   // The pendulum about its computed equilibrium, differentiated by its length: mode_sensitivities.csv
