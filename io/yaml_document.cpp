@@ -56,7 +56,8 @@ class Anchors : public YAML::EventHandler {
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { node(mark, anchor, YAML::NodeType::Null); }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     const auto it = anchored_.find(anchor);
-    if (it == anchored_.end() || !it->second.first_alias.is_null()) return;  // yaml-cpp refuses an unknown one
+    // Recorded at its first alias (every alias names an anchor before it: YAML::Load read the text).
+    if (it == anchored_.end() || !it->second.first_alias.is_null()) return;
     it->second.first_alias = mark;
     shared.push_back(it->second);
   }
@@ -68,7 +69,8 @@ class Anchors : public YAML::EventHandler {
     node(mark, anchor, YAML::NodeType::Sequence);
   }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
     node(mark, anchor, YAML::NodeType::Map);
   }
   void OnMapEnd() override {}

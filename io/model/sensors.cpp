@@ -174,9 +174,11 @@ void check_sensor_name(const ModelContext& context, const Cursor& c, const std::
            "another sensor name");
   const auto& energy = fem::energy_column_names;
   const bool energy_column = std::find(energy.begin(), energy.end(), name) != energy.end();
-  if (energy_column || name == "objective")
-    c.fail("'" + name + "' is the name of " + (energy_column ? "an energy column (energy.csv)" : "the objective's column") +
-           ": sensitivities.csv would have two columns '" + name + ":p' (--sensitivity p); expected another sensor name");
+  if (energy_column || name == "objective") {
+    const std::string column = energy_column ? "an energy column (energy.csv)" : "the objective's column";
+    c.fail("'" + name + "' is the name of " + column + ": sensitivities.csv would have two columns '" + name +
+           ":p' (--sensitivity p); expected another sensor name");
+  }
 }
 
 }  // namespace
