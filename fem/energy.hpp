@@ -6,7 +6,15 @@
 /// must stay constant (docs/formulation.md §3).
 #include "fem/types.hpp"
 
+#include <array>
+#include <string_view>
+
 namespace catena::fem {
+
+/// The columns of energy.csv after t (solvers::energy_columns gives their values); with
+/// `--sensitivity` they head sensitivities.csv's columns too, so a sensor may not take these names.
+inline constexpr std::array<std::string_view, 12> energy_column_names{
+    "kinetic", "strain", "potential", "external_work", "dissipated", "balance", "px", "py", "pz", "Lx", "Ly", "Lz"};
 
 struct StateEnergy {
   double kinetic = 0.0;

@@ -66,6 +66,36 @@ std::optional<double> plain_number(const std::string& text) {
   return value;
 }
 
+/// `text` with its comma read as a decimal point ("0,5*t" gives 0.5*t), when it has one comma
+/// outside parentheses and that comma stands between two digits.
+std::optional<std::string> with_decimal_point(std::string text) {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::optional<std::size_t> comma;
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (text[i] != ',' || depth != 0) continue;
+    if (comma) return std::nullopt;
+    comma = i;
+  }
+  if (!comma || *comma == 0 || *comma + 1 == text.size() || !is_digit(text[*comma - 1]) || !is_digit(text[*comma + 1]))
+    return std::nullopt;
+  text[*comma] = '.';
+  return text;
+}
+
+/// muparser reads a comma outside a function's parentheses as a separator of results and returns
+/// the last one: "1,5" gave 5. A comma belongs only between a function's arguments (min, max, ...).
+void require_one_value(const mu::Parser& parser, const std::string& text) {
+  const int results = parser.GetNumResults();
+  if (results <= 1) return;
+  const std::optional<std::string> decimal = with_decimal_point(text);
+  throw ValueListError("expected one value; found '" + text + "', " + std::to_string(results) +
+                       " values separated by commas (a comma is not a decimal point" +
+                       (decimal ? ": write " + *decimal : std::string()) +
+                       "; commas separate only the arguments of min, max, sum and avg)");
+}
+
 }  // namespace
 
 struct Expression::Impl {
@@ -94,6 +124,7 @@ Expression::Expression(const std::string& text, const ParameterTable& parameters
     const mu::varmap_type used = impl_->parser->GetUsedVar();
     impl_->uses_time = used.count("t") > 0;
     static_cast<void>(impl_->parser->Eval());
+    require_one_value(*impl_->parser, text);
   } catch (const mu::Parser::exception_type& e) {
     throw ExpressionError("cannot evaluate '" + text + "': " + e.GetMsg());
   }
@@ -112,6 +143,7 @@ Expression::Expression(const std::string& text, const ParameterTable& parameters
     impl_->parser->SetExpr(text);
     impl_->uses_time = impl_->parser->GetUsedVar().count("t") > 0;
     static_cast<void>(impl_->parser->Eval());
+    require_one_value(*impl_->parser, text);
   } catch (const mu::Parser::exception_type& e) {
     throw ExpressionError("cannot evaluate '" + text + "': " + e.GetMsg());
   }

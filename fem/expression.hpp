@@ -18,9 +18,18 @@ class ExpressionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An expression that is a list of values ("1,5"): muparser evaluates each and keeps the last, so a
+/// decimal comma read silently as a second number. `what()` is the whole message: what was found and
+/// the decimal point to write.
+class ValueListError : public ExpressionError {
+ public:
+  using ExpressionError::ExpressionError;
+};
+
 class Expression {
  public:
-  /// Parses `text`; names resolve to `parameters`, and `t` (time, s) when `allow_time`.
+  /// Parses `text`; names resolve to `parameters`, and `t` (time, s) when `allow_time`. Throws
+  /// ValueListError for a list of values, ExpressionError for anything else muparser refuses.
   Expression(const std::string& text, const ParameterTable& parameters, bool allow_time = true);
   /// With `variables` too (sensor names in an objective), whose values each evaluation gives.
   Expression(const std::string& text, const ParameterTable& parameters, const std::vector<std::string>& variables);

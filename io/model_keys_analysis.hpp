@@ -99,7 +99,8 @@ inline constexpr std::array analysis_keys{
              "a node whose frame's rigid motion is taken out of every node's displacement, for the ParaView scene's "
              "`deflection` (global components) and `deflection_local` (along that node's current axes): x − x_f − "
              "R_f R_f0ᵀ (X − X_f0), X the positions at t = 0, f the node (\"ParaView output\" below)"},
-    ModelKey{"sensors[]", "name", "yes", "", "", "no commas, quotes or line breaks", "unique column name"},
+    ModelKey{"sensors[]", "name", "yes", "", "", "no commas, quotes or line breaks; not reserved (Conventions)",
+             "unique column name"},
     ModelKey{"sensors[]", "node", "one of `node`, `element`, `set` and `beam`", "", "", "", "the node measured"},
     ModelKey{"sensors[]", "element", "one of `node`, `element`, `set` and `beam`", "", "", "",
              "the element measured (its element name, e.g. `cantilever_1`)"},

@@ -58,7 +58,13 @@ fem::Model build(Cursor root) {
 /// The memory of yaml-cpp's tree per byte of the file it holds (measured: docs/model-format.md, "Limits").
 constexpr double yaml_bytes_per_file_byte = 60.0;
 
-YAML::Node load_document(const std::filesystem::path& file, const std::string& display) {
+/// A model file's first YAML document and its text.
+struct Document {
+  YAML::Node root;
+  std::string text;
+};
+
+Document load_document(const std::filesystem::path& file, const std::string& display) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec))
     throw InputError(display, 0, 0, "", "expected a model file; found a directory");
@@ -80,7 +86,7 @@ YAML::Node load_document(const std::filesystem::path& file, const std::string& d
   }
   std::ifstream in(file);
   if (!in) throw InputError(display, 0, 0, "", std::string("cannot open the model file: ") + std::strerror(errno));
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   try {
     YAML::Node first = YAML::Load(text);
     // One document (io/yaml_document.hpp).
@@ -89,7 +95,7 @@ YAML::Node load_document(const std::filesystem::path& file, const std::string& d
       throw InputError(display, mark.is_null() ? 0 : mark.line + 1, mark.is_null() ? 0 : mark.column + 1, "",
                        "expected one YAML document (the model); found a second one here (after '---' or '...')");
     }
-    return first;
+    return {std::move(first), std::move(text)};
   } catch (const YAML::Exception& e) {
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
     const int column = e.mark.is_null() ? 0 : e.mark.column + 1;
@@ -101,11 +107,11 @@ YAML::Node load_document(const std::filesystem::path& file, const std::string& d
 
 fem::Model read_model(const std::filesystem::path& file, std::span<const std::string> overrides) {
   const std::string display = file.string();
-  const YAML::Node root = load_document(file, display);
+  const Document document = load_document(file, display);
   Source source(display);
   try {
-    apply_overrides(root, overrides, source);
-    return build(Cursor(source, root));
+    apply_overrides(document.root, document.text, overrides, source);
+    return build(Cursor(source, document.root));
   } catch (const YAML::Exception& e) {
     // Not expected (every access is checked first), but a model file must never crash the reader.
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
@@ -116,9 +122,10 @@ fem::Model read_model(const std::filesystem::path& file, std::span<const std::st
 
 std::string restart_document(const std::filesystem::path& file, std::span<const std::string> overrides) {
   const std::string display = file.string();
-  YAML::Node root = load_document(file, display);
+  const Document document = load_document(file, display);
+  YAML::Node root = document.root;
   Source source(display);
-  apply_overrides(root, overrides, source);
+  apply_overrides(root, document.text, overrides, source);
   // What a continued run may change: how far it runs and what it writes.
   if (root.IsMap()) {
     root.remove("output");

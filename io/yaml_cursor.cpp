@@ -101,11 +101,13 @@ std::vector<std::string> expression_names(std::string_view text) {
 
 namespace {
 
-/// Fails with the reason an expression does not parse: an unknown name (with a suggestion) when
-/// there is one, else muparser's message.
+/// Fails with the reason an expression does not parse: a list of values (a decimal comma), an
+/// unknown name (with a suggestion) when there is one, else muparser's message.
 /// `subject` quotes where the expression stands ("'-ll'", or "the name 'bar{j}'"); empty: the text.
 [[noreturn]] void fail_expression(const Cursor& c, const std::string& text, const fem::ParameterTable& parameters,
-                                  bool allow_time, const std::string& error, std::string subject = {}) {
+                                  bool allow_time, const fem::ExpressionError& error, std::string subject = {}) {
+  if (dynamic_cast<const fem::ValueListError*>(&error))
+    c.fail(std::string(error.what()) + (subject.empty() ? "" : " in " + subject));
   if (subject.empty()) subject = "'" + text + "'";
   std::vector<std::string> known;
   for (const auto& entry : parameters) known.push_back(entry.first);
@@ -126,7 +128,8 @@ namespace {
   }
   // ExpressionError reads "cannot evaluate 'TEXT': REASON": quote muparser's reason alone.
   const std::string prefix = "cannot evaluate '" + text + "': ";
-  const std::string reason = error.starts_with(prefix) ? error.substr(prefix.size()) : error;
+  const std::string message = error.what();
+  const std::string reason = message.starts_with(prefix) ? message.substr(prefix.size()) : message;
   c.fail("expected a number or an expression of parameters" + std::string(allow_time ? " and t" : "") +
          "; found '" + text + "' (muparser: " + reason + ")");
 }
@@ -384,7 +387,7 @@ double read_number(const Cursor& c, const fem::ParameterTable& parameters, const
     try {
       e.emplace(text, parameters, /*allow_time=*/false);
     } catch (const fem::ExpressionError& error) {
-      fail_expression(c, text, parameters, /*allow_time=*/false, error.what());
+      fail_expression(c, text, parameters, /*allow_time=*/false, error);
     }
     try {
       value = (*e)(0.0);
@@ -429,7 +432,7 @@ fem::Expression read_time_function(const Cursor& c, const fem::ParameterTable& p
   try {
     e.emplace(text, parameters, /*allow_time=*/true);
   } catch (const fem::ExpressionError& error) {
-    fail_expression(c, text, parameters, /*allow_time=*/true, error.what());
+    fail_expression(c, text, parameters, /*allow_time=*/true, error);
   }
   try {
     static_cast<void>((*e)(0.0));
@@ -466,7 +469,7 @@ std::string read_name(const Cursor& c, const fem::ParameterTable& parameters, st
     try {
       value = fem::evaluate(expression, parameters);
     } catch (const fem::ExpressionError& error) {
-      fail_expression(c, expression, parameters, /*allow_time=*/false, error.what(), subject);
+      fail_expression(c, expression, parameters, /*allow_time=*/false, error, subject);
     }
     if (!std::isfinite(value) || value != std::floor(value) || std::abs(value) > 1e15)
       c.fail("expected a whole number for {" + expression + "} in " + subject + "; found " + format_number(value));

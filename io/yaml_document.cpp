@@ -3,6 +3,8 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -41,6 +43,52 @@ class SecondDocument : public YAML::EventHandler {
   }
   int documents_ = 0;
   YAML::Mark document_start_ = YAML::Mark::null_mark();
+};
+
+/// The anchored nodes of a document, and those of them that an alias uses.
+class Anchors : public YAML::EventHandler {
+ public:
+  explicit Anchors(std::string_view text) : text_(text) {}
+  std::vector<SharedNode> shared;
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { node(mark, anchor, YAML::NodeType::Null); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto it = anchored_.find(anchor);
+    // Recorded at its first alias (every alias names an anchor before it: YAML::Load read the text).
+    if (it == anchored_.end() || !it->second.first_alias.is_null()) return;
+    it->second.first_alias = mark;
+    shared.push_back(it->second);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string&) override {
+    node(mark, anchor, YAML::NodeType::Scalar);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    node(mark, anchor, YAML::NodeType::Sequence);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    node(mark, anchor, YAML::NodeType::Map);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& mark, YAML::anchor_t anchor, YAML::NodeType::value type) {
+    if (anchor == YAML::NullAnchor) return;
+    anchored_[anchor] = {mark, type, anchor_name(mark), YAML::Mark::null_mark()};
+  }
+  /// "p" from the text's "&p" at `mark` (a UTF-16 or UTF-32 text's positions are not its bytes).
+  std::string anchor_name(const YAML::Mark& mark) const {
+    const auto at = static_cast<std::size_t>(mark.pos);
+    if (mark.pos < 0 || at >= text_.size() || text_[at] != '&') return {};
+    const std::size_t end = text_.find_first_of(" \t\r\n,[]{}", at + 1);
+    return std::string(text_.substr(at + 1, end == std::string_view::npos ? end : end - at - 1));
+  }
+  std::string_view text_;
+  std::map<YAML::anchor_t, SharedNode> anchored_;
 };
 
 /// A line that yaml-cpp's scanner may read as a document start (`---`), a document end (`...`)
@@ -91,6 +139,23 @@ std::optional<YAML::Mark> parse_second_document(std::string_view text) {
 std::optional<YAML::Mark> second_document(std::string_view text, const YAML::Node& first) {
   if (one_document_by_shape(text, first)) return std::nullopt;
   return parse_second_document(text);
+}
+
+std::vector<SharedNode> shared_nodes(std::string_view text) {
+  if (text.find('&') == std::string_view::npos) return {};
+  std::istringstream stream{std::string(text)};
+  YAML::Parser parser(stream);
+  Anchors anchors(text);
+  parser.HandleNextDocument(anchors);
+  return std::move(anchors.shared);
+}
+
+const SharedNode* find_shared(const std::vector<SharedNode>& shared, const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return nullptr;  // a value --set added
+  const auto it = std::find_if(shared.begin(), shared.end(),
+                               [&](const SharedNode& s) { return s.mark.pos == mark.pos && s.type == node.Type(); });
+  return it == shared.end() ? nullptr : &*it;
 }
 
 }  // namespace catena::io

@@ -7,7 +7,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace catena::io {
 
@@ -25,5 +27,22 @@ namespace catena::io {
 
 /// `parse_second_document`, unless `one_document_by_shape` rules a second document out.
 [[nodiscard]] std::optional<YAML::Mark> second_document(std::string_view text, const YAML::Node& first);
+
+/// A node that YAML aliases share: written once after an anchor (`&p`) and used again wherever an
+/// alias (`*p`) names it. yaml-cpp's tree holds it once, at every place that uses it, and keeps no
+/// trace of either: changing it there changes it everywhere.
+struct SharedNode {
+  YAML::Mark mark;  ///< the node's own (yaml-cpp places a node with an anchor at its `&`)
+  YAML::NodeType::value type = YAML::NodeType::Null;
+  std::string anchor;  ///< "p"; empty when the text at `mark` does not show it
+  YAML::Mark first_alias;
+};
+
+/// The nodes that aliases share in the first document of `text`, in the order of their first
+/// aliases. Parses the text again, unless it has no '&' (then no node has an anchor).
+[[nodiscard]] std::vector<SharedNode> shared_nodes(std::string_view text);
+
+/// Whether `node` of the document read from the text is `shared` (the same place and type).
+[[nodiscard]] const SharedNode* find_shared(const std::vector<SharedNode>& shared, const YAML::Node& node);
 
 }  // namespace catena::io

@@ -1,6 +1,7 @@
 #include "io/yaml_overrides.hpp"
 
 #include "io/input_error.hpp"
+#include "io/yaml_document.hpp"
 #include "io/yaml_schema.hpp"
 
 #include <algorithm>
@@ -84,7 +85,21 @@ std::string describe(const YAML::Node& n) {
   return "a single value";
 }
 
-void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
+std::string line_of(const YAML::Mark& mark) { return "line " + std::to_string(mark.line + 1); }
+
+/// Refuses to replace `node` (at `path`, or the model) or anything in it when aliases share it.
+void refuse_shared(const std::string& key, const std::string& path, const YAML::Node& node,
+                   const std::vector<SharedNode>& shared) {
+  const SharedNode* s = find_shared(shared, node);
+  if (!s) return;
+  const std::string anchor = s->anchor.empty() ? "the anchor" : "&" + s->anchor;
+  const std::string alias = s->anchor.empty() ? "an alias" : "*" + s->anchor;
+  fail(key, (path.empty() ? "the model" : "'" + path + "'") + " is shared by a YAML anchor and alias (" + anchor +
+                " on " + line_of(s->mark) + ", " + alias + " on " + line_of(s->first_alias) +
+                "): --set would change every place that uses it; write the value out in full where it should differ");
+}
+
+void apply_one(YAML::Node root, const std::string& assignment, Source& source, const std::vector<SharedNode>& shared) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos)
     fail(assignment, "expected key=value (a parameter name or a dotted path such as analysis.dt=0.05); found no '='");
@@ -97,7 +112,10 @@ void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
   // A declared parameter.
   const std::vector<std::string> parameters = parameter_names(root);
   if (std::find(parameters.begin(), parameters.end(), key) != parameters.end()) {
-    YAML::Node target = *member(*member(root, "parameters"), key);
+    const YAML::Node section = *member(root, "parameters");
+    YAML::Node target = *member(section, key);
+    refuse_shared(key, "parameters", section, shared);
+    refuse_shared(key, "parameters." + key, target, shared);
     if (!target.IsScalar() && !target.IsNull())
       fail(key, "parameter '" + key + "' is " + describe(target) + " in the file; it cannot be set");
     target = value;
@@ -115,6 +133,7 @@ void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
     const std::string& segment = segments[i];
     const bool last = i + 1 == segments.size();
     const std::string where = walked.empty() ? "the model" : "'" + walked + "'";
+    refuse_shared(key, walked, current, shared);
     if (current.IsMap()) {
       if (auto next = member(current, segment)) {
         current.reset(*next);
@@ -188,6 +207,7 @@ void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
     }
     walked += (walked.empty() ? "" : ".") + segment;
   }
+  refuse_shared(key, walked, current, shared);
   if (current.IsMap() || current.IsSequence())
     fail(key, "'" + key + "' is " + describe(current) + "; --set replaces a single value (give its path to the end, "
               "e.g. gravity.1 or nodes.0.position.2)");
@@ -197,8 +217,10 @@ void apply_one(YAML::Node root, const std::string& assignment, Source& source) {
 
 }  // namespace
 
-void apply_overrides(YAML::Node root, std::span<const std::string> overrides, Source& source) {
-  for (const std::string& assignment : overrides) apply_one(root, assignment, source);
+void apply_overrides(YAML::Node root, std::string_view text, std::span<const std::string> overrides, Source& source) {
+  if (overrides.empty()) return;
+  const std::vector<SharedNode> shared = shared_nodes(text);
+  for (const std::string& assignment : overrides) apply_one(root, assignment, source, shared);
 }
 
 }  // namespace catena::io

@@ -21,9 +21,9 @@ struct EnergyRecord {
   }
 };
 
-/// The columns of energy.csv after t, and their values from a record in that order.
-inline constexpr std::array<std::string_view, 12> energy_column_names{
-    "kinetic", "strain", "potential", "external_work", "dissipated", "balance", "px", "py", "pz", "Lx", "Ly", "Lz"};
+/// The columns of energy.csv after t (fem/energy.hpp names them), and their values from a record in
+/// that order.
+using fem::energy_column_names;
 [[nodiscard]] inline std::array<double, 12> energy_columns(const EnergyRecord& e) {
   return {e.state.kinetic,        e.state.strain,         e.state.potential,      e.work.external_work,
           e.work.dissipated,      e.balance(),            e.state.momentum.x(),   e.state.momentum.y(),

@@ -28,6 +28,8 @@ void read_objective(ModelContext& context) {
     const std::string text = read_string(*e, "an expression of the sensors' names, t and the parameters");
     try {
       return fem::Expression(text, context.parameters, names);
+    } catch (const fem::ValueListError& error) {
+      e->fail(error.what());
     } catch (const fem::ExpressionError& error) {
       e->fail(std::string(error.what()) + " (names: the sensors " + (listed.empty() ? "(none)" : listed) +
               ", t and the parameters)");

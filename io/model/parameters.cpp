@@ -34,13 +34,17 @@ void read_model_name(ModelContext& context) {
   context.model.name = name;
 }
 
+void check_unreserved_name(const Cursor& c, const std::string& name, std::string_view what) {
+  const std::string another = "; expected another " + std::string(what);
+  if (name == "t") c.fail("the name 't' is reserved for time" + another);
+  if (name == "pi" || name == "_pi" || name == "_e") c.fail("'" + name + "' is predefined (pi = 3.14159...)" + another);
+  if (std::find(builtin_functions.begin(), builtin_functions.end(), name) != builtin_functions.end())
+    c.fail("'" + name + "' is a built-in function" + another);
+}
+
 void check_parameter_name(const Cursor& c, const std::string& name) {
   if (!is_identifier(name)) c.fail_expected("a parameter name (letters, digits and _, not starting with a digit)");
-  if (name == "t") c.fail("the name 't' is reserved for time; expected another parameter name");
-  if (name == "pi" || name == "_pi" || name == "_e")
-    c.fail("'" + name + "' is predefined (pi = 3.14159...); expected another parameter name");
-  if (std::find(builtin_functions.begin(), builtin_functions.end(), name) != builtin_functions.end())
-    c.fail("'" + name + "' is a built-in function; expected another parameter name");
+  check_unreserved_name(c, name, "parameter name");
 }
 
 void read_parameters(ModelContext& context) {

@@ -18,6 +18,9 @@ void read_parameters(ModelContext& context);
 void read_gravity(ModelContext& context);
 /// A parameter (or repeat index) name: an identifier that is not reserved.
 void check_parameter_name(const Cursor& c, const std::string& name);
+/// A name that expressions do not reserve: not `t` (time), not a predefined constant (pi, _pi, _e),
+/// not a built-in function; else fails with "...; expected another <what>".
+void check_unreserved_name(const Cursor& c, const std::string& name, std::string_view what);
 
 // nodes.cpp: nodes, and what applies to every node once all exist.
 void read_nodes(ModelContext& context);

@@ -2,6 +2,7 @@
 // (in a frame of a node, a rigid body or a joint), or an element's output field; the columns of
 // sensors.csv.
 #include "elements/beam.hpp"
+#include "fem/energy.hpp"
 #include "io/model/list_items.hpp"
 #include "io/model/section_readers.hpp"
 #include "io/model/values.hpp"
@@ -162,6 +163,24 @@ void read_beam_point_sensor(const ModelContext& context, const Cursor& item, con
   }
 }
 
+/// A sensor's name is a variable of the objective and heads a column of sensors.csv (after `t`) and
+/// of sensitivities.csv (`name:p`, beside the energy columns' `kinetic:p` and `objective:p`): it may
+/// be none of the names those already use.
+void check_sensor_name(const ModelContext& context, const Cursor& c, const std::string& name) {
+  check_unreserved_name(c, name, "sensor name");
+  const auto& parameters = context.model.parameters;
+  if (std::any_of(parameters.begin(), parameters.end(), [&](const auto& p) { return p.first == name; }))
+    c.fail("'" + name + "' is the name of a parameter (an objective would read the sensor in its place); expected "
+           "another sensor name");
+  const auto& energy = fem::energy_column_names;
+  const bool energy_column = std::find(energy.begin(), energy.end(), name) != energy.end();
+  if (energy_column || name == "objective") {
+    const std::string column = energy_column ? "an energy column (energy.csv)" : "the objective's column";
+    c.fail("'" + name + "' is the name of " + column + ": sensitivities.csv would have two columns '" + name +
+           ":p' (--sensitivity p); expected another sensor name");
+  }
+}
+
 }  // namespace
 
 constexpr ListSection sensors_section{"sensors", "a list of sensors {name, node, quantity, component}",
@@ -172,6 +191,7 @@ void read_sensors(ModelContext& context) {
   std::map<std::string, int> first_line;
   // Sensor names are unique: they head the columns of sensors.csv.
   const auto claim = [&](const std::string& name, const Cursor& where) {
+    check_sensor_name(context, where, name);
     if (const auto it = first_line.find(name); it != first_line.end())
       where.fail("duplicate sensor name '" + name + "' (first defined on line " + std::to_string(it->second) +
                  "); expected a new name");

@@ -40,6 +40,23 @@ TEST(Expression, ErrorsQuoteTheText) {
   EXPECT_THROW(static_cast<void>(evaluate("t", p)), ExpressionError);  // no time in constants
 }
 
+TEST(Expression, AListOfValuesIsAnErrorNotItsLastValue) {
+  // muparser reads "1,5" as two results and returns the last: a decimal comma gave 5 (issue 39).
+  const ParameterTable p{{"a", 2.0}};
+  try {
+    static_cast<void>(evaluate("1,5", p));
+    FAIL() << "no error";
+  } catch (const ValueListError& e) {
+    EXPECT_NE(std::string(e.what()).find("'1,5', 2 values separated by commas"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("write 1.5"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(static_cast<void>(Expression("a*t,1,2", p)), ValueListError);  // loads and laws
+  EXPECT_THROW(static_cast<void>(Expression("min(1,2),3", p, std::vector<std::string>{"x"})), ValueListError);
+  // Commas between a function's arguments are one value.
+  EXPECT_EQ(evaluate("min(1,5)", p), 1.0);
+  EXPECT_EQ(evaluate("max(a,3)+sum(1,2,3)", p), 9.0);
+}
+
 TEST(Expression, NonFiniteValueIsAnError) {
   const Expression e("1/t", {});
   EXPECT_THROW(static_cast<void>(e(0.0)), ExpressionError);

@@ -254,6 +254,31 @@ TEST(ModelReader, RejectsMalformedOverrides) {
             std::string::npos);
 }
 
+TEST(ModelReader, OverrideOfAValueAliasesShareIsRefusedAndOthersApply) {
+  // Issue 39: with node c's position an alias of node b's, --set nodes.2.position.0=5 moved b too.
+  const fs::path file = write_temp("aliases.yaml", R"(name: aliases
+nodes:
+  - {name: a, position: &origin [0, 0, 0]}
+  - {name: b, position: &p [1, 0, 0]}
+  - {name: c, position: *p}
+supports: [{node: a}, {node: b}, {node: c}]
+analysis: {dt: 0.1, t_end: 1}
+)");
+  for (const char* shared : {"nodes.2.position.0=5", "nodes.1.position.0=5", "nodes.c.position[1]=5"}) {
+    const InputError e = read_error(file, {shared});
+    EXPECT_EQ(e.file(), "--set") << shared;
+    EXPECT_NE(std::string(e.what()).find("shared by a YAML anchor and alias (&p on line 4, *p on line 5)"),
+              std::string::npos)
+        << e.what();
+  }
+  // A value of its own, even with an anchor no alias uses, is set as before.
+  const fem::Model model = read_model(file, std::vector<std::string>{"nodes.0.position.0=-1", "analysis.dt=0.05"});
+  EXPECT_EQ(node(model, "a").reference_position, fem::Vec3(-1, 0, 0));
+  EXPECT_EQ(node(model, "b").reference_position, fem::Vec3(1, 0, 0));
+  EXPECT_EQ(node(model, "c").reference_position, fem::Vec3(1, 0, 0));
+  EXPECT_DOUBLE_EQ(model.analysis.dt, 0.05);
+}
+
 TEST(ModelReader, BadOverriddenValuePointsAtTheFileAndQuotesTheOverride) {
   const InputError e = read_error(good_dir / "bathe_pendulum.yaml", {"analysis.dt=-1"});
   EXPECT_EQ(e.line(), 21);  // `dt: 0.1` in the file

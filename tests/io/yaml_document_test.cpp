@@ -82,6 +82,31 @@ TEST(YamlDocument, DocumentMarkersAndOddRootsAreParsed) {
   EXPECT_FALSE(second_document("name: a\n...\n", YAML::Load("name: a\n...\n")));
 }
 
+TEST(YamlDocument, SharedNodesAreTheAnchoredNodesThatAliasesUse) {
+  const std::string text =
+      "a: &p [1, 0, 0]\n"    // used twice below
+      "b: *p\n"
+      "c: &unused 2\n"       // an anchor alone shares nothing
+      "d: {e: &s 3}\n"
+      "f: [*s, *p]\n";
+  const YAML::Node root = YAML::Load(text);
+  const std::vector<SharedNode> shared = shared_nodes(text);
+  ASSERT_EQ(shared.size(), 2u);
+  EXPECT_EQ(shared[0].anchor, "p");
+  EXPECT_EQ(shared[0].mark.line, 0);
+  EXPECT_EQ(shared[0].first_alias.line, 1);
+  EXPECT_EQ(shared[1].anchor, "s");
+  EXPECT_EQ(shared[1].first_alias.line, 4);
+  // Found in the tree by place: at the anchor and at each alias (the same node), nowhere else.
+  EXPECT_EQ(find_shared(shared, root["a"]), &shared[0]);
+  EXPECT_EQ(find_shared(shared, root["b"]), &shared[0]);
+  EXPECT_EQ(find_shared(shared, root["f"][0]), &shared[1]);
+  EXPECT_EQ(find_shared(shared, root["a"][0]), nullptr);  // inside a shared node: its callers walk from the top
+  EXPECT_EQ(find_shared(shared, root["c"]), nullptr);
+  EXPECT_EQ(find_shared(shared, root["d"]), nullptr);
+  EXPECT_TRUE(shared_nodes("a: 1\nb: '*x'\n").empty());  // no '&': not parsed
+}
+
 TEST(YamlDocument, ModelsOfTheCasesNeedNoSecondParse) {
   int models = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(CATENA_SOURCE_DIR) / "cases")) {
