@@ -440,6 +440,13 @@ BucklingResult LinearizedAnalysis::buckling(bool two_sided) {
       critical = i;
     }
   }
+  if (!out.linear_shape.empty()) {
+    // Scaled as the eigen modes are, so that its frames move by analysis.mode_amplitude (the
+    // eigensolver's own scale drew buckling-torsion's mode turning by 3 rad).
+    Pair shape{0.0, std::move(out.linear_shape), {}, {}, {}};
+    normalize_shape(*model_, tableau_->global_map(), shape);
+    out.linear_shape = std::move(shape.vector);
+  }
   if (two_sided) {
     out.linear_index = critical;
     for (Pair& pair : pairs) {

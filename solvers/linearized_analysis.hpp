@@ -80,7 +80,7 @@ struct BucklingResult {
   /// The smallest positive critical factor of the linear buckling problem about the preload;
   /// NaN when there is none.
   double linear_factor = 0.0;
-  std::vector<double> linear_shape;  ///< its mode (global numbering)
+  std::vector<double> linear_shape;  ///< its mode (global numbering), scaled as Mode::shape
   std::vector<BucklingPoint> path;   ///< the tracked lowest eigenvalue
   /// Where the tracked lowest eigenvalue crosses zero (secant refinement between the path's
   /// points); NaN when it does not up to load_factor_max.

@@ -344,6 +344,19 @@ TEST(ModeFrames, BucklingModeIsDrawnAboutThePreloadState) {
     if (std::isnan(torque->GetTuple1(c))) continue;  // a node's vertex cell
     EXPECT_EQ(drawn_torque->GetTuple1(c), torque->GetTuple1(c)) << "cell " << c;
   }
+  // Scaled as the eigen modes are: at a quarter period (frame 6 of 24) the node that moves most
+  // moves by analysis.mode_amplitude (10 % of the model's size), in displacement or, for a mode
+  // of rotations, in rotation times that size. The eigensolver's own scale turned it by 3 rad.
+  const double size = io::read_model(source_dir / "cases" / "buckling-torsion" / "model.yaml", {}).length_scale;
+  const NodeFrame quarter = read_frame(out / "modes" / "buckling_mode" / io::VtkWriter::frame_file_name(6));
+  double displacement = 0.0, rotation = 0.0;
+  for (std::size_t n = 0; n < state.position.size(); ++n) {
+    const NodeMotion m = motion(state, quarter, n);
+    displacement = std::max(displacement, m.displacement.norm());
+    rotation = std::max(rotation, m.rotation.norm() * size);
+  }
+  const double largest = displacement > 1e-3 * rotation ? displacement : rotation;
+  EXPECT_NEAR(largest, 0.1 * size, 1e-9 * size) << "displacement " << displacement << " m, rotation × size " << rotation;
 }
 
 }  // namespace
