@@ -1,6 +1,7 @@
 #include "io/beam_axes.hpp"
 
 #include "elements/beam.hpp"
+#include "io/model/values.hpp"
 #include "io/yaml_cursor.hpp"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ namespace {
 
 /// Unit vectors closer than this are the same direction (round-off of the axes' construction).
 constexpr double direction_tolerance = 1e-9;
-constexpr std::array<std::string_view, 3> axis_names{"x", "y", "z"};
+using reader::axis_names;
 constexpr std::array<std::string_view, 3> planes_normal_to{"y-z", "x-z", "x-y"};
 /// Beyond this many, a group of beams that read the same is named by its first ones and a count.
 constexpr std::size_t names_listed = 4;
