@@ -105,7 +105,21 @@ class Parser {
     if (!accept(op)) fail("expected '" + std::string(op) + "'");
   }
 
+  /// Counts the nesting of the recursive descent: a text of a few thousand parentheses or signs
+  /// would otherwise run the stack out.
+  struct Nesting {
+    explicit Nesting(Parser& p) : parser(p) {
+      if (++parser.depth_ > max_depth) parser.fail("nested more than " + std::to_string(max_depth) + " levels deep");
+    }
+    ~Nesting() { --parser.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    Parser& parser;
+  };
+  static constexpr int max_depth = 200;
+
   GiNaC::ex ternary() {
+    const Nesting nesting(*this);
     GiNaC::ex c = logical_or();
     if (!accept("?")) return c;
     GiNaC::ex a = ternary();
@@ -154,6 +168,7 @@ class Parser {
     }
   }
   GiNaC::ex signed_factor() {
+    const Nesting nesting(*this);
     if (accept("-")) return -signed_factor();
     if (accept("+")) return signed_factor();
     return power();
@@ -164,6 +179,7 @@ class Parser {
     return GiNaC::pow(base, signed_power());
   }
   GiNaC::ex signed_power() {
+    const Nesting nesting(*this);
     if (accept("-")) return -signed_power();
     if (accept("+")) return signed_power();
     return power();
@@ -253,6 +269,7 @@ class Parser {
   std::string_view text_;
   Resolver symbol_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // ---- Printing GiNaC back to muparser ----
@@ -381,28 +398,36 @@ Law::Law(const std::string& text, const ParameterTable& parameters, std::vector<
   for (const std::string& v : m.variables) symbols.emplace_back(v);
   const GiNaC::realsymbol time("t");
   std::map<std::string, std::pair<GiNaC::realsymbol, double>, std::less<>> constants;
-  const GiNaC::ex law = Parser(text, [&](const std::string& name) -> std::optional<GiNaC::ex> {
-                          const auto v = std::find(m.variables.begin(), m.variables.end(), name);
-                          if (v != m.variables.end()) return symbols[static_cast<std::size_t>(v - m.variables.begin())];
-                          if (name == "t") return time;
-                          const auto p = parameters.find(name);
-                          if (p == parameters.end()) return std::nullopt;
-                          return constants.try_emplace(name, GiNaC::realsymbol(name), p->second).first->second.first;
-                        }).parse();
-  std::string all = muparser_text(law);
-  for (std::size_t k = 0; k < m.variables.size(); ++k) {
-    m.used.push_back(law.has(symbols[k]));
-    if (k >= m.differentiated) continue;
-    const GiNaC::ex d = law.diff(symbols[k]);
-    m.derivatives.push_back(muparser_text(d));
-    if (d.is_zero()) {
-      m.slot.push_back(-1);
-      continue;
+  // GiNaC throws its own exceptions for what has no value (a division by zero, 0^-1): ExpressionErrors.
+  GiNaC::ex law;
+  std::string all;
+  try {
+    law = Parser(text, [&](const std::string& name) -> std::optional<GiNaC::ex> {
+                            const auto v = std::find(m.variables.begin(), m.variables.end(), name);
+                            if (v != m.variables.end()) return symbols[static_cast<std::size_t>(v - m.variables.begin())];
+                            if (name == "t") return time;
+                            const auto p = parameters.find(name);
+                            if (p == parameters.end()) return std::nullopt;
+                            return constants.try_emplace(name, GiNaC::realsymbol(name), p->second).first->second.first;
+                          }).parse();
+    all = muparser_text(law);
+    for (std::size_t k = 0; k < m.variables.size(); ++k) {
+      m.used.push_back(law.has(symbols[k]));
+      if (k >= m.differentiated) continue;
+      const GiNaC::ex d = law.diff(symbols[k]);
+      m.derivatives.push_back(muparser_text(d));
+      if (d.is_zero()) {
+        m.slot.push_back(-1);
+        continue;
+      }
+      m.slot.push_back(static_cast<int>(1 + std::count_if(m.slot.begin(), m.slot.end(), [](int s) { return s >= 0; })));
+      all += "," + m.derivatives.back();
     }
-    m.slot.push_back(static_cast<int>(1 + std::count_if(m.slot.begin(), m.slot.end(), [](int s) { return s >= 0; })));
-    all += "," + m.derivatives.back();
+  } catch (const ExpressionError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ExpressionError("cannot differentiate '" + text + "': " + e.what());
   }
-
   try {
     for (const auto& [name, constant] : constants) m.parser.DefineConst(name, constant.second);
     m.parser.DefineVar("t", &m.t);

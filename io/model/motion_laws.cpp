@@ -81,7 +81,11 @@ std::optional<MotionLaw> read_motion_law(const ModelContext& context, const Curs
   try {
     return MotionLaw{fem::Law(text, context.parameters, law_variables, variables.size(), place_of(c)), used_inputs};
   } catch (const fem::ExpressionError& e) {
-    c.fail("expected a law of the motion in muparser's syntax; found '" + text + "' (" + e.what() + ")");
+    // "cannot differentiate 'TEXT': REASON" (or muparser's "cannot evaluate ..."): the reason alone.
+    const std::string what = e.what();
+    const std::size_t quoted = what.find("': ");
+    c.fail("expected a law of the motion, an expression of its variables with exact derivatives; found '" + text +
+           "': " + (quoted == std::string::npos ? what : what.substr(quoted + 3)));
   }
 }
 

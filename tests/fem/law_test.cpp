@@ -114,6 +114,10 @@ TEST(Law, RefusesWhatHasNoDerivativeRule) {
   EXPECT_THROW(Law("e +* 2", parameters, variables, 3, "here"), ExpressionError);
   EXPECT_THROW(Law("e + unknown", parameters, variables, 3, "here"), ExpressionError);
   EXPECT_THROW(Law("1,5", parameters, variables, 3, "here"), ValueListError);
+  EXPECT_THROW(Law("e/0", parameters, variables, 3, "here"), ExpressionError);  // GiNaC's own error
+  EXPECT_THROW(Law(std::string(5000, '(') + "e" + std::string(5000, ')'), parameters, variables, 3, "here"),
+               ExpressionError);  // not a stack overflow
+  EXPECT_THROW(Law(std::string(5000, '-') + "e", parameters, variables, 3, "here"), ExpressionError);
 }
 
 TEST(Inputs, ProgramInputsAreSetAndTablesHeldOverEachStep) {
