@@ -75,11 +75,13 @@ constexpr std::array<const char*, 6> comparison_functions{"law_lt", "law_le", "l
 
 /// Recursive descent in muparser's precedences, lowest first: `?:` (right), `||`, `&&`,
 /// comparisons, `+ -`, `* /` with unary signs, `^` (right; its exponent may carry a sign:
-/// 2^-1^2 = 2^(-(1^2))). `symbol` resolves a name (nothing: unknown).
+/// 2^-1^2 = 2^(-(1^2))). `symbol` resolves a name (nothing: unknown), `number` a number.
 class Parser {
  public:
   using Resolver = std::function<std::optional<GiNaC::ex>(const std::string&)>;
-  Parser(std::string_view text, Resolver symbol) : text_(text), symbol_(std::move(symbol)) {}
+  using Number = std::function<GiNaC::ex(double)>;
+  Parser(std::string_view text, Resolver symbol, Number number)
+      : text_(text), symbol_(std::move(symbol)), number_(std::move(number)) {}
 
   GiNaC::ex parse() {
     GiNaC::ex e = ternary();
@@ -210,9 +212,7 @@ class Parser {
     if (error != std::errc()) fail("expected a number at '" + std::string(text_.substr(pos_)) + "'");
     const std::string_view literal(begin, static_cast<std::size_t>(end - begin));
     pos_ += literal.size();
-    // Whole numbers exactly (x^3 differentiates to 3 x^2, not 3.0 x^2.0), others as the double read.
-    if (literal.find_first_of(".eE") == std::string_view::npos && v < 9.0e15) return GiNaC::numeric(static_cast<long>(v));
-    return GiNaC::numeric(v);
+    return number_(v);
   }
 
   std::string identifier() {
@@ -268,6 +268,7 @@ class Parser {
 
   std::string_view text_;
   Resolver symbol_;
+  Number number_;
   std::size_t pos_ = 0;
   int depth_ = 0;
 };
@@ -280,6 +281,25 @@ std::string number_text(double v) {
   return v < 0.0 ? "(" + std::string(buf) + ")" : std::string(buf);
 }
 
+/// A product with the powers of the same base combined: GiNaC differentiates x^n, n a symbol (a
+/// parameter, or a number: numbers are symbols in a law), as x^n n x^-1, which is 0·inf = NaN at
+/// x = 0 where n x^(n-1) is 0.
+GiNaC::ex with_powers_combined(const GiNaC::ex& product) {
+  std::vector<std::pair<GiNaC::ex, GiNaC::ex>> factors;  // base, exponent
+  for (std::size_t k = 0; k < product.nops(); ++k) {
+    const GiNaC::ex& f = product.op(k);
+    const bool power = GiNaC::is_a<GiNaC::power>(f);
+    const GiNaC::ex base = power ? f.op(0) : f, exponent = power ? f.op(1) : GiNaC::ex(1);
+    const auto same = std::find_if(factors.begin(), factors.end(), [&](const auto& b) { return b.first.is_equal(base); });
+    if (same == factors.end()) factors.emplace_back(base, exponent);
+    else same->second += exponent;
+  }
+  GiNaC::exvector out;
+  for (const auto& [base, exponent] : factors)
+    out.push_back(exponent.is_equal(GiNaC::ex(1)) ? base : GiNaC::ex(GiNaC::power(base, exponent).hold()));
+  return GiNaC::mul(out).hold();
+}
+
 std::string muparser_text(const GiNaC::ex& e) {
   const auto join = [](const GiNaC::ex& x, const char* op) {
     std::string s = "(";
@@ -290,7 +310,7 @@ std::string muparser_text(const GiNaC::ex& e) {
   if (GiNaC::is_a<GiNaC::symbol>(e)) return GiNaC::ex_to<GiNaC::symbol>(e).get_name();
   if (GiNaC::is_a<GiNaC::constant>(e) && e.is_equal(GiNaC::Pi)) return "_pi";
   if (GiNaC::is_a<GiNaC::add>(e)) return join(e, "+");
-  if (GiNaC::is_a<GiNaC::mul>(e)) return join(e, "*");
+  if (GiNaC::is_a<GiNaC::mul>(e)) return join(with_powers_combined(e), "*");
   if (GiNaC::is_a<GiNaC::power>(e)) return "(" + muparser_text(e.op(0)) + ")^(" + muparser_text(e.op(1)) + ")";
   if (!GiNaC::is_a<GiNaC::function>(e)) throw ExpressionError("a law's derivative has a term muparser cannot evaluate");
   const auto& f = GiNaC::ex_to<GiNaC::function>(e);
@@ -352,6 +372,9 @@ double law_ge(void* d, double a, double b) { return compare(d, a, b, a >= b, tru
 double law_eq(void* d, double a, double b) { return compare(d, a, b, a == b, true); }
 double law_ne(void* d, double a, double b) { return compare(d, a, b, a != b, false); }
 
+/// The names of a law's numbers as muparser constants (Law::Impl::differentiate).
+constexpr std::string_view number_prefix = "_law_number_";
+
 /// Equal as a derivative of the same law evaluated twice: to rounding of the larger.
 bool same(double a, double b) { return a == b || std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
 
@@ -372,6 +395,12 @@ struct Law::Impl {
   mutable Switches switches;
   mutable std::vector<double> first;  ///< the results of the first evaluation
 
+  /// Parses `text` into GiNaC and differentiates it; fills `used`, `derivatives`, `slot` and the
+  /// parameters it names, and returns the muparser text of the value and the derivatives.
+  std::string differentiate(const ParameterTable& parameters, std::map<std::string, double, std::less<>>& constants);
+  /// Sets the muparser parser up to evaluate `all`.
+  void define(const std::map<std::string, double, std::less<>>& constants, const std::string& all);
+
   [[nodiscard]] std::string state(double at) const {
     std::string s;
     for (std::size_t k = 0; k < variables.size(); ++k)
@@ -391,59 +420,76 @@ Law::Law(const std::string& text, const ParameterTable& parameters, std::vector<
   m.values.assign(m.variables.size(), 0.0);
   // muparser's own reading first: its messages for a malformed text, a list of values, an unknown name.
   static_cast<void>(Expression(text, parameters, m.variables));
-
-  // The variables, then `t`, then the parameters the text names (only those: a model may have
-  // thousands): real symbols.
-  std::vector<GiNaC::realsymbol> symbols;
-  for (const std::string& v : m.variables) symbols.emplace_back(v);
-  const GiNaC::realsymbol time("t");
-  std::map<std::string, std::pair<GiNaC::realsymbol, double>, std::less<>> constants;
-  // GiNaC throws its own exceptions for what has no value (a division by zero, 0^-1): ExpressionErrors.
-  GiNaC::ex law;
+  std::map<std::string, double, std::less<>> constants;
   std::string all;
+  // GiNaC throws its own exceptions for what has no value (a division by zero, an overflow).
   try {
-    law = Parser(text, [&](const std::string& name) -> std::optional<GiNaC::ex> {
-                            const auto v = std::find(m.variables.begin(), m.variables.end(), name);
-                            if (v != m.variables.end()) return symbols[static_cast<std::size_t>(v - m.variables.begin())];
-                            if (name == "t") return time;
-                            const auto p = parameters.find(name);
-                            if (p == parameters.end()) return std::nullopt;
-                            return constants.try_emplace(name, GiNaC::realsymbol(name), p->second).first->second.first;
-                          }).parse();
-    all = muparser_text(law);
-    for (std::size_t k = 0; k < m.variables.size(); ++k) {
-      m.used.push_back(law.has(symbols[k]));
-      if (k >= m.differentiated) continue;
-      const GiNaC::ex d = law.diff(symbols[k]);
-      m.derivatives.push_back(muparser_text(d));
-      if (d.is_zero()) {
-        m.slot.push_back(-1);
-        continue;
-      }
-      m.slot.push_back(static_cast<int>(1 + std::count_if(m.slot.begin(), m.slot.end(), [](int s) { return s >= 0; })));
-      all += "," + m.derivatives.back();
-    }
+    all = m.differentiate(parameters, constants);
   } catch (const ExpressionError&) {
     throw;
   } catch (const std::exception& e) {
     throw ExpressionError("cannot differentiate '" + text + "': " + e.what());
   }
   try {
-    for (const auto& [name, constant] : constants) m.parser.DefineConst(name, constant.second);
-    m.parser.DefineVar("t", &m.t);
-    for (std::size_t k = 0; k < m.variables.size(); ++k) m.parser.DefineVar(m.variables[k], &m.values[k]);
-    m.parser.DefineFunUserData("law_sign", law_sign, &m.switches, false);
-    m.parser.DefineFunUserData("law_pick", law_pick, &m.switches, false);
-    m.parser.DefineFunUserData("law_lt", law_lt, &m.switches, false);
-    m.parser.DefineFunUserData("law_le", law_le, &m.switches, false);
-    m.parser.DefineFunUserData("law_gt", law_gt, &m.switches, false);
-    m.parser.DefineFunUserData("law_ge", law_ge, &m.switches, false);
-    m.parser.DefineFunUserData("law_eq", law_eq, &m.switches, false);
-    m.parser.DefineFunUserData("law_ne", law_ne, &m.switches, false);
-    m.parser.SetExpr(all);
+    m.define(constants, all);
   } catch (const mu::Parser::exception_type& e) {
     throw ExpressionError("cannot evaluate the derivatives of '" + text + "': " + e.GetMsg());
   }
+}
+
+std::string Law::Impl::differentiate(const ParameterTable& parameters, std::map<std::string, double, std::less<>>& constants) {
+  // The variables, then `t`, then the parameters the text names (only those: a model may have
+  // thousands), and its numbers, as real symbols: numbers too, so that GiNaC never computes with
+  // them (its floats silently lose a tower of powers such as 2^2^2^2^2^2, which muparser reads as
+  // inf) and muparser evaluates the very doubles it would read.
+  std::vector<GiNaC::realsymbol> symbols;
+  for (const std::string& v : variables) symbols.emplace_back(v);
+  const GiNaC::realsymbol time("t");
+  std::map<std::string, GiNaC::realsymbol, std::less<>> named;
+  const auto resolve = [&](const std::string& name) -> std::optional<GiNaC::ex> {
+    if (name.starts_with(number_prefix)) throw ExpressionError("names beginning with " + std::string(number_prefix) +
+                                                               " are reserved in laws; found '" + name + "'");
+    const auto v = std::find(variables.begin(), variables.end(), name);
+    if (v != variables.end()) return symbols[static_cast<std::size_t>(v - variables.begin())];
+    if (name == "t") return time;
+    const auto p = parameters.find(name);
+    if (p == parameters.end()) return std::nullopt;
+    constants.emplace(name, p->second);
+    return named.try_emplace(name, name).first->second;
+  };
+  const auto number = [&](double v) -> GiNaC::ex {
+    const std::string name = std::string(number_prefix) + std::to_string(constants.size());
+    constants.emplace(name, v);
+    return named.try_emplace(name, name).first->second;
+  };
+  const GiNaC::ex law = Parser(text, resolve, number).parse();
+  // Value, then the derivatives that are not identically zero: one muparser expression.
+  std::string all = muparser_text(law);
+  int results = 1;
+  for (std::size_t k = 0; k < variables.size(); ++k) {
+    used.push_back(law.has(symbols[k]));
+    if (k >= differentiated) continue;
+    const GiNaC::ex d = law.diff(symbols[k]);
+    derivatives.push_back(muparser_text(d));
+    slot.push_back(d.is_zero() ? -1 : results++);
+    if (!d.is_zero()) all += "," + derivatives.back();
+  }
+  return all;
+}
+
+void Law::Impl::define(const std::map<std::string, double, std::less<>>& constants, const std::string& all) {
+  for (const auto& [name, value] : constants) parser.DefineConst(name, value);
+  parser.DefineVar("t", &t);
+  for (std::size_t k = 0; k < variables.size(); ++k) parser.DefineVar(variables[k], &values[k]);
+  parser.DefineFunUserData("law_sign", law_sign, &switches, false);
+  parser.DefineFunUserData("law_pick", law_pick, &switches, false);
+  parser.DefineFunUserData("law_lt", law_lt, &switches, false);
+  parser.DefineFunUserData("law_le", law_le, &switches, false);
+  parser.DefineFunUserData("law_gt", law_gt, &switches, false);
+  parser.DefineFunUserData("law_ge", law_ge, &switches, false);
+  parser.DefineFunUserData("law_eq", law_eq, &switches, false);
+  parser.DefineFunUserData("law_ne", law_ne, &switches, false);
+  parser.SetExpr(all);
 }
 
 Law::Law(Law&&) noexcept = default;
