@@ -390,6 +390,16 @@ void Simulation::close(Outcome& outcome) {
     for (const solvers::ParameterModels& p :
          setup_->sensitivity ? setup_->sensitivity->parameters() : setup_->adjoint->parameters())
       summary.sensitivity_parameters.push_back({p.name, p.value, p.step});
+  if (setup_->outputs) {
+    try {
+      setup_->outputs->flush_indexes();
+    } catch (const std::exception& e) {
+      summary.status = "failed";
+      summary.message = std::string("output failed: ") + e.what();
+      std::cerr << "catena: " << summary.message << '\n';
+      if (outcome.exit_code == io::exit_ok) outcome.exit_code = io::exit_output_failure;
+    }
+  }
   // A summary that cannot be written turns a success into an output failure.
   if (setup_->outputs && !setup_->outputs->write_summary(summary) && outcome.exit_code == io::exit_ok)
     outcome.exit_code = io::exit_output_failure;
