@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,46 @@ TEST(Simulation, FinishedBeforeTheEndSaysSo) {
   EXPECT_NE(outcome.summary.message.find("finished by the program at t = 0.01"), std::string::npos)
       << outcome.summary.message;
   EXPECT_EQ(outcome.summary.counters.steps, 10);
+}
+
+TEST(Simulation, ResumedFromItsCheckpointContinuesBitForBit) {
+  Simulation whole(in_memory(chain15_options()));
+  while (whole.step()) {
+  }
+  Simulation first(in_memory(chain15_options()));
+  first.advance_to(0.015);  // between two rows
+  SimulationOptions resumed = in_memory(chain15_options());
+  resumed.resume = std::make_shared<const io::Checkpoint>(first.checkpoint());
+  Simulation second(std::move(resumed));
+  while (second.step()) {
+  }
+  EXPECT_EQ(second.statistics().steps, whole.statistics().steps);
+  const History& a = whole.history();
+  const History& b = second.history();
+  ASSERT_EQ(b.t.size(), 5U);  // rows at 0.02, ..., 0.04: the continuation only
+  for (std::size_t r = 0; r < b.t.size(); ++r) {
+    const std::size_t ra = a.t.size() - b.t.size() + r;
+    EXPECT_EQ(b.t[r], a.t[ra]);
+    EXPECT_EQ(b.energy[r], a.energy[ra]) << "row " << r;
+    EXPECT_EQ(b.sensors[r], a.sensors[ra]) << "row " << r;
+  }
+}
+
+TEST(Simulation, SavedCheckpointIsOneTheCommandLineContinues) {
+  const ScratchDirectory scratch;
+  run_command_line(chain15_options(), scratch.path() / "whole");
+  Simulation sim(in_memory(chain15_options()));
+  sim.advance_to(0.02);
+  sim.save_checkpoint(scratch.path() / "at_0.02.ckpt");
+  std::vector<std::string> args{"run", chain15_options().model.string(), "--out", (scratch.path() / "rest").string(),
+                                "--quiet", "--restart", (scratch.path() / "at_0.02.ckpt").string()};
+  for (const std::string& o : chain15_options().overrides) args.insert(args.end(), {"--set", o});
+  const testing::CliResult r = testing::run_cli(args);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::vector<std::vector<double>> whole = numbers(scratch.path() / "whole" / "sensors.csv");
+  const std::vector<std::vector<double>> rest = numbers(scratch.path() / "rest" / "sensors.csv");
+  ASSERT_EQ(rest.size(), 4U);  // 0.025 ... 0.04
+  for (std::size_t r = 0; r < rest.size(); ++r) EXPECT_EQ(rest[r], whole[whole.size() - rest.size() + r]);
 }
 
 TEST(Simulation, BadInputIsARunErrorWithTheLocatedMessage) {
