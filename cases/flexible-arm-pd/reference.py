@@ -16,7 +16,8 @@ at rtol 1e-12. The integrals are taken by quadrature of phi written without the 
 cosh - sigma sinh (the high modes' cosh(beta L) reaches 1e13).
 
 The beam's rotary inertia, kept in Catena's model (rho I = 3e-7 kg m), is left out: it changes the
-three pairs by about (beta r / L)^2 / 2 < 1e-5 (r^2 = h^2 / 12, beta L <= 4.7), far below the tolerances.
+three pairs by about (beta r / L)^2 / 2 < 1e-5 (r^2 = h^2 / 12, beta L <= 4.7), far below the
+tolerances.
 
 Usage: cases/flexible-arm-pd/reference.py [--write] [--modes N] [--kd-factor F]
   prints the modal convergence of the closed-loop eigenvalues and the settling time;

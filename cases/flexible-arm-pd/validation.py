@@ -10,56 +10,62 @@ import numpy as np
 
 from validation.case import Check, Line, Panel, Plot, Points, Run, Series, ref, refcsv
 from validation.measures import drift_in, floor_log
+from validation.yaml_subset import read_yaml
 
-N = 20  # reference.yaml's elements: the checked mesh
-PAIRS = ("rigid", "flexible_1", "flexible_2")  # the closed loop's three lowest pairs, by |s|
+REFERENCE = read_yaml(os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.yaml"))
+N = REFERENCE["elements"]  # the checked mesh (model.yaml's default)
+# the closed loop's three lowest pairs, by |s|: reference.yaml's name, the table's
+PAIRS = [("rigid", "rigid (dominant) pair"), ("flexible_1", "first flexible pair"),
+         ("flexible_2", "second flexible pair")]
 
 RUNS = [
     Run("step"),
     Run("half", sets=["theta_ref=0.05"]),
     Run("eigen", sets=[f"n={N}", "analysis.type=eigen", "analysis.modes=4"]),
-    Run("eigen_n40", sets=[f"n={2 * N}", "analysis.type=eigen", "analysis.modes=4"]),
+    Run("eigen_fine", sets=[f"n={2 * N}", "analysis.type=eigen", "analysis.modes=4"]),
 ]
 
 
-def read_modes(directory):
-    """modes.csv's numeric columns (all but `kind`), by header name."""
+def modes(data, run=None):
+    """modes.csv's numeric columns (all but `kind`) of this eigen run, or of the case's run `run`.
+    RunData reads energy.csv and sensors.csv only: the file is read from the directory of
+    tools/validate's Run behind it."""
+    directory = (data._runs[run] if run else data._run).directory
     with open(os.path.join(directory, "modes.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
     return {key: [float(r[key]) for r in rows] for key in rows[0] if key != "kind"}
 
 
-def modes(data):
-    """modes.csv of an eigen run. RunData reads energy.csv and sensors.csv only; the run's
-    directory is that of tools/validate's Run behind it."""
-    return read_modes(data._run.directory)
+def natural_frequency(k, run=None):
+    """|s| of the k-th pair [rad/s]."""
+    return lambda data: 2 * math.pi * modes(data, run)["natural_frequency_hz"][k]
 
 
-def pair(k, quantity):
-    """natural_frequency [rad/s] or damping_ratio of the k-th pair of an eigen run."""
-    def value(data):
-        m = modes(data)
-        return 2 * math.pi * m["natural_frequency_hz"][k] if quantity == "natural_frequency" else m["damping_ratio"][k]
-    return value
+def damping_ratio(k):
+    return lambda data: modes(data)["damping_ratio"][k]
 
 
 def observed_order(k):
-    """log2 of the ratio of the k-th pair's natural-frequency errors with N and 2N elements."""
+    """log2 of the ratio of the k-th pair's |s| errors with N and 2N elements."""
     def value(data):
-        reference = data.ref("pairs", PAIRS[k], "natural_frequency")
-        coarse = abs(pair(k, "natural_frequency")(data) - reference)
-        directory = os.path.join(os.path.dirname(data._run.directory), "eigen_n40")
-        fine = abs(2 * math.pi * read_modes(directory)["natural_frequency_hz"][k] - reference)
+        reference = data.ref("pairs", PAIRS[k][0], "natural_frequency")
+        coarse = abs(natural_frequency(k)(data) - reference)
+        fine = abs(natural_frequency(k, "eigen_fine")(data) - reference)
         return math.log2(coarse / fine)
     return value
 
 
-def deviation(column, scale):
-    """max |x(t) - x_modal(t)| over reference.csv's times (the run has rows there), over scale(run)."""
+def difference(column, scale):
+    """|x(t) - x_modal(t)| at reference.csv's times (the run has rows there), over scale(run)."""
     def value(data):
         t = np.asarray(data.refcsv("t"))
-        return float(np.max(np.abs(np.interp(t, data.t, data.col(column)) - np.asarray(data.refcsv(column))))) / scale(data)
+        return np.abs(np.interp(t, data.t, data.col(column)) - np.asarray(data.refcsv(column))) / scale(data)
     return value
+
+
+def deviation(column, scale):
+    """max |x(t) - x_modal(t)| / scale (a check's value)."""
+    return lambda data: float(np.max(difference(column, scale)(data)))
 
 
 def theta_ref(data):
@@ -90,21 +96,20 @@ def settling_tolerance(data):
     return data.ref("tolerances", "hub_angle") * theta_ref(data) / abs(data.ref("settling_rate"))
 
 
-def pair_checks(k, name, kind):
-    label = {"rigid": "rigid (dominant) pair", "flexible_1": "first flexible pair", "flexible_2": "second flexible pair"}[name]
-    return [Check(f"{label}: natural frequency |s| [rad/s], {N} elements", "eigen", pair(k, "natural_frequency"),
+def pair_checks(k):
+    name, label = PAIRS[k]
+    kind = "rigid" if k == 0 else "flexible"
+    return [Check(f"{label}: natural frequency |s| [rad/s], {N} elements", "eigen", natural_frequency(k),
                   reference=ref("pairs", name, "natural_frequency"),
                   tolerance=ref("tolerances", kind, "natural_frequency"), error="rel"),
-            Check(f"{label}: damping ratio −Re s / |s|, {N} elements", "eigen", pair(k, "damping_ratio"),
+            Check(f"{label}: damping ratio −Re s / |s|, {N} elements", "eigen", damping_ratio(k),
                   reference=ref("pairs", name, "damping_ratio"),
                   tolerance=ref("tolerances", kind, "damping_ratio"), error="rel")]
 
 
-CHECKS = pair_checks(0, "rigid", "rigid") + pair_checks(1, "flexible_1", "flexible") + pair_checks(2, "flexible_2", "flexible") + [
-    Check(f"first flexible pair: observed order of |s|'s error, {N} → {2 * N} elements", "eigen", observed_order(1),
-          reference=2, tolerance=ref("tolerances", "order")),
-    Check(f"second flexible pair: observed order of |s|'s error, {N} → {2 * N} elements", "eigen", observed_order(2),
-          reference=2, tolerance=ref("tolerances", "order")),
+CHECKS = [check for k in range(len(PAIRS)) for check in pair_checks(k)] + [
+    Check(f"{PAIRS[k][1]}: observed order of |s|'s error, {N} → {2 * N} elements", "eigen", observed_order(k),
+          reference=2, tolerance=ref("tolerances", "order")) for k in (1, 2)] + [
     Check("max |hub_angle − modal| / θ_ref, 0 … 4 s", "step", deviation("hub_angle", theta_ref),
           tolerance=ref("tolerances", "hub_angle")),
     Check("max |tip_deflection − modal| / max |modal tip deflection|, 0 … 4 s", "step",
@@ -125,25 +130,23 @@ def modal(column, label=None):
 
 
 def error_of(column, scale):
-    """|x - x_modal| at the reference's times over scale, floored at 1e-9 for a log plot (x: the
-    reference's times; the first, t = 0, is exact)."""
-    return lambda data: np.maximum(1e-9, np.abs(np.interp(data.refcsv("t"), data.t, data.col(column))
-                                          - np.asarray(data.refcsv(column))) / scale(data))
+    """difference(column, scale) floored at 1e-9 for a log plot (its first value, t = 0, is exact)."""
+    return lambda data: np.maximum(1e-9, difference(column, scale)(data))
 
 
 def log_damping(data):
-    return np.log10(modes(data)["damping_ratio"][:3])
+    return np.log10(modes(data)["damping_ratio"][:len(PAIRS)])
 
 
 def natural_frequencies(data):
-    return 2 * math.pi * np.asarray(modes(data)["natural_frequency_hz"][:3])
+    return 2 * math.pi * np.asarray(modes(data)["natural_frequency_hz"][:len(PAIRS)])
 
 
 def reference_pairs(quantity):
-    return lambda data: [data.ref("pairs", name, quantity) for name in PAIRS]
+    return lambda data: [data.ref("pairs", name, quantity) for name, _ in PAIRS]
 
 
-PLOT = Plot(f"flexible-arm-pd: PD step response to θ_ref = 0.1 rad and closed-loop pairs ({N} elements, Δt = 1 ms)"
+PLOT = Plot(f"flexible-arm-pd: PD step response to θ_ref = {REFERENCE['theta_ref']} rad and closed-loop pairs ({N} elements, Δt = 1 ms)"
             " against the linear modal model", [
     Panel("hub_angle θ [rad]",
           series=[Series("step", lambda data: data.hub_angle, label="Catena")],
