@@ -27,6 +27,25 @@ std::string place_of(const Cursor& c) {
   return place;
 }
 
+/// Fails at `c`: `name` in its law is none of what `whose` may use, which the message lists.
+[[noreturn]] void fail_unknown_name(const ModelContext& context, const Cursor& c, const std::string& name,
+                                    std::span<const std::string_view> variables, std::string_view whose) {
+  std::vector<std::string> known(variables.begin(), variables.end());
+  const std::vector<std::string> input_names = context.model.inputs->names();
+  known.insert(known.end(), input_names.begin(), input_names.end());
+  std::vector<std::string> parameter_names;
+  for (const auto& entry : context.parameters)
+    if (entry.first != "pi") parameter_names.push_back(entry.first);
+  std::string hint = did_you_mean(name, known);
+  if (hint.empty()) hint = did_you_mean(name, parameter_names);
+  c.fail("unknown name '" + name + "' in the law '" + c.node().Scalar() + "'" + hint + "; " + std::string(whose) +
+         " may use " + join(variables) + ", " +
+         (input_names.empty() ? std::string("no inputs (the model defines none)") : "the inputs " + joined(input_names)) +
+         ", the parameters" +
+         defined_names_note(parameter_names, {.none = " (none defined)", .list_at_most = 12, .counted = "defined"}) +
+         " and t");
+}
+
 }  // namespace
 
 bool is_law_variable(std::string_view name) { return contains(elements::joint_law_variables, name); }
@@ -63,20 +82,7 @@ std::optional<MotionLaw> read_motion_law(const ModelContext& context, const Curs
       law_variables.push_back(name);
       continue;
     }
-    std::vector<std::string> known(variables.begin(), variables.end());
-    const std::vector<std::string> input_names = inputs.names();
-    known.insert(known.end(), input_names.begin(), input_names.end());
-    std::vector<std::string> parameter_names;
-    for (const auto& entry : context.parameters)
-      if (entry.first != "pi") parameter_names.push_back(entry.first);
-    std::string hint = did_you_mean(name, known);
-    if (hint.empty()) hint = did_you_mean(name, parameter_names);
-    c.fail("unknown name '" + name + "' in the law '" + text + "'" + hint + "; " + std::string(whose) + " may use " +
-           join(variables) + ", " +
-           (input_names.empty() ? std::string("no inputs (the model defines none)") : "the inputs " + joined(input_names)) +
-           ", the parameters" +
-           defined_names_note(parameter_names, {.none = " (none defined)", .list_at_most = 12, .counted = "defined"}) +
-           " and t");
+    fail_unknown_name(context, c, name, variables, whose);
   }
   try {
     return MotionLaw{fem::Law(text, context.parameters, law_variables, variables.size(), place_of(c)), used_inputs};
@@ -96,8 +102,7 @@ void refuse_motion_variables(const ModelContext& context, const Cursor& c, std::
     if (!context.parameters.contains(name) && (contains(variables, name) || context.model.inputs->find(name)))
       c.fail(std::string(key) + " is a constant (a number or an expression of parameters); found '" + name +
              "', which varies with the motion: write the whole law in force: (for a stiffening spring force: \"-k*(1 "
-             "+ 100*e^2)*e\"), where " + std::string(elements::joint_law_variables[12]) + ", e_rate, x, ..., rz_rate "
-             "and the inputs may be used");
+             "+ 100*e^2)*e\"), where e, e_rate, x, ..., rz_rate and the inputs may be used");
 }
 
 }  // namespace catena::io::reader
