@@ -18,6 +18,7 @@
 #include "solvers/newton.hpp"
 
 #include <csignal>
+#include <functional>
 #include <iostream>
 
 namespace catena::app {
@@ -171,6 +172,10 @@ void Simulation::set_up_restart() {
                                std::to_string(restart.state.step) + "), at or beyond this run's analysis.t_end = " +
                                solvers::format_numbers("%.6g", model_->analysis.t_end) +
                                " s: nothing to continue; give a later t_end (--set analysis.t_end=...)");
+    // The integrator puts the inputs back into the model (TimeIntegrator::restore); the perturbed
+    // models get them here.
+    if (!restart.state.inputs.empty())
+      for_each_perturbed_model([&](fem::Model& m) { m.inputs->set_values(restart.state.inputs); });
     setup_->restart = std::move(restart);
   } catch (const std::exception& e) {
     throw RunError(io::exit_bad_input, std::string("catena: ") + e.what());
@@ -458,13 +463,17 @@ Outcome Simulation::run() {
 
 void Simulation::set_input(const std::string& name, double value) {
   model_->inputs->set(name, value);
-  // The models of the parameters' perturbed values read the same input: their derivatives are
-  // at the inputs the run has.
+  for_each_perturbed_model([&](fem::Model& m) { m.inputs->set(name, value); });
+}
+
+void Simulation::for_each_perturbed_model(const std::function<void(fem::Model&)>& f) const {
+  // The models of the parameters' perturbed values read the same inputs: their derivatives are at
+  // the inputs the run has.
   for (const auto* derivatives : {setup_->sensitivity ? &setup_->sensitivity->parameters() : nullptr,
                                   setup_->adjoint ? &setup_->adjoint->parameters() : nullptr})
     if (derivatives)
       for (const solvers::ParameterModels& p : *derivatives)
-        for (const std::unique_ptr<fem::Model>& m : p.models) m->inputs->set(name, value);
+        for (const std::unique_ptr<fem::Model>& m : p.models) f(*m);
 }
 
 }  // namespace catena::app

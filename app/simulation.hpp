@@ -33,6 +33,7 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -139,6 +140,8 @@ class Simulation {
   void set_up_restart();
   void set_up_outputs();
   void print_banner() const;
+  /// Calls `f` on every model read at a perturbed parameter value (--sensitivity, --gradient).
+  void for_each_perturbed_model(const std::function<void(fem::Model&)>& f) const;
   /// The exception `start` or `step` caught, kept as the outcome `finish` reports; rethrown as
   /// RunError.
   [[noreturn]] void fail(std::exception_ptr error);

@@ -73,4 +73,18 @@ double Inputs::held(std::size_t index, double t) const {
   return after == input.rows.begin() ? input.rows.front().value : std::prev(after)->value;
 }
 
+std::vector<double> Inputs::values() const {
+  std::vector<double> out;
+  for (const Input& i : inputs_) out.push_back(i.rows.empty() ? i.value : 0.0);
+  return out;
+}
+
+void Inputs::set_values(std::span<const double> values) {
+  if (values.size() != inputs_.size())
+    throw std::invalid_argument(std::to_string(values.size()) + " input values for the model's " +
+                                std::to_string(inputs_.size()) + " inputs");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (inputs_[i].rows.empty()) inputs_[i].value = values[i];
+}
+
 }  // namespace catena::fem

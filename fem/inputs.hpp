@@ -10,6 +10,7 @@
 /// between steps (never while a step is solved, when elements read them on several threads).
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,10 @@ class Inputs {
   [[nodiscard]] double value(std::string_view name, double t) const;
   /// The value of input `index` held over a step that starts at t: what elements read.
   [[nodiscard]] double held(std::size_t index, double t) const;
+  /// Every input's value a program set (a table's: 0), in order: what a checkpoint keeps.
+  [[nodiscard]] std::vector<double> values() const;
+  /// Puts back what `values` gave. Throws std::invalid_argument when the count differs.
+  void set_values(std::span<const double> values);
   /// Whether input `index` follows a table.
   [[nodiscard]] bool is_table(std::size_t index) const { return !inputs_[index].rows.empty(); }
 

@@ -27,7 +27,7 @@ constexpr std::string_view magic = "catena-checkpoint";
 // 4: whether LU without pivoting failed earlier in the run (lu_pivoting)
 // 5, 6: the objective, the sensitivities
 // 7: a checksum of the whole text; the fingerprint covers the model file's document
-constexpr int format_version = 7;
+constexpr int format_version = 8;
 
 /// `value` in hexadecimal floating point ("1.8p+1"): exact, locale-free.
 std::string hex(double value) {
@@ -217,6 +217,10 @@ std::string checkpoint_text(const Checkpoint& c) {
   o << ' ' << s.sensitivity.size() << '\n';
   for (std::size_t i = 0; i < s.sensitivity.size(); ++i) o << hex(s.sensitivity[i]) << ((i + 1) % 8 == 0 ? '\n' : ' ');
   if (s.sensitivity.size() % 8 != 0) o << '\n';
+  // The named inputs a program set (format 8 on).
+  o << "inputs " << s.inputs.size();
+  for (const double v : s.inputs) o << ' ' << hex(v);
+  o << '\n';
   // A checksum of everything above: a changed digit anywhere is refused, never continued from.
   const std::string body = o.str();
   return body + "checksum " + hex64(fnv1a(body)) + "\nend\n";
@@ -238,6 +242,7 @@ void check_plausible(const Checkpoint& c, const Reader& r) {
   if (s.step < 1) r.fail("step " + std::to_string(s.step) + ": checkpoints are written after a step, from step 1");
   if (!finite(s.h) || s.h <= 0.0) r.fail("h = " + std::to_string(s.h) + ": the step size must be finite and positive");
   if (s.successes < 0) r.fail("a negative count of successes");
+  if (!std::all_of(s.inputs.begin(), s.inputs.end(), finite)) r.fail("an input's value is not finite");
   const solvers::FramesWritten& w = s.written;
   if (w.frames < 1 || w.vtk_frames < 1 || w.last_frame_step < 0 || w.last_frame_step > s.step ||
       w.last_vtk_frame_step < 0 || w.last_vtk_frame_step > s.step || !finite(w.last_frame_t) ||
@@ -288,8 +293,11 @@ Checkpoint read_checkpoint(const fs::path& file) {
   Checkpoint c;
   solvers::IntegratorState& s = c.state;
   if (r.word("the header") != magic) r.fail("it does not start with '" + std::string(magic) + "'");
-  if (const long v = r.integer("the format version"); v != format_version)
-    r.fail("format version " + std::to_string(v) + ", this catena reads version " + std::to_string(format_version));
+  // Version 7 is version 8 without the inputs' line.
+  const long version = r.integer("the format version");
+  if (version != format_version && version != 7)
+    r.fail("format version " + std::to_string(version) + ", this catena reads versions 7 and " +
+           std::to_string(format_version));
   r.keyword("model");
   c.model.model_name = r.rest_of_line();
   r.keyword("fingerprint");
@@ -397,6 +405,11 @@ Checkpoint read_checkpoint(const fs::path& file) {
   const long n_derivatives = r.count("the count of the derivatives", 2);
   s.sensitivity.resize(static_cast<std::size_t>(n_derivatives));
   r.reals(s.sensitivity, static_cast<int>(n_derivatives), "a derivative");
+  if (version >= 8) {
+    r.keyword("inputs");
+    s.inputs.resize(static_cast<std::size_t>(r.count("the count of the named inputs", 1)));
+    r.reals(s.inputs, static_cast<int>(s.inputs.size()), "an input's value");
+  }
   if (std::string extra; in >> extra) r.fail("unexpected '" + extra + "' before the checksum");
   if (at == std::string::npos) r.fail("it ends before its checksum (truncated?)");
   std::istringstream tail(text.substr(at + 1));

@@ -9,7 +9,7 @@
 /// the model that wrote it. It is a text file; every double is written in hexadecimal
 /// floating point (std::chars_format::hex), so it reads back bit for bit:
 ///
-///   catena-checkpoint 7
+///   catena-checkpoint 8
 ///   model <name>
 ///   fingerprint <16 hex digits> unknowns <n> nodes <n> elements <n>
 ///   t <x> step <k> h <x> successes <n>
@@ -29,6 +29,8 @@
 ///   lu_pivoting <0|1>   1: LU without pivoting failed earlier in the run, SuperLU since
 ///   objective <integral> <integrand>
 ///   sensitivity <k> <names...> <n>   then n values, 8 per line (--sensitivity's derivatives)
+///   inputs <n> <values...>   the model's named inputs as a program set them (fem::Inputs::values;
+///            version 7, read too, has no such line: the inputs keep the model's values)
 ///   checksum <16 hex digits>   FNV-1a of every byte above: a changed byte is refused
 ///   end
 ///

@@ -49,6 +49,9 @@ struct IntegratorState {
   /// (solvers::DirectSensitivity::save); else empty.
   std::vector<std::string> sensitivity_parameters;
   std::vector<double> sensitivity;
+  /// The model's named inputs as a program set them (fem::Inputs::values); empty in a checkpoint
+  /// of a format before them (the model's initial values are kept).
+  std::vector<double> inputs;
 };
 
 }  // namespace catena::solvers

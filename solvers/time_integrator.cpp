@@ -48,6 +48,7 @@ IntegratorState TimeIntegrator::snapshot(double t, long step, double h, int succ
   st.counters = counters_;
   factorization_log_.count(st.counters);  // collective
   st.kept_jacobian = newton_.kept_jacobian();  // collective
+  st.inputs = model_->inputs->values();
   if (sensitivity_) {
     for (const ParameterModels& p : sensitivity_->parameters()) st.sensitivity_parameters.push_back(p.name);
     st.sensitivity = sensitivity_->save();  // collective
@@ -69,6 +70,7 @@ void TimeIntegrator::restore(const IntegratorState& st) {
   copy_carried(st.counters, counters_);
   factorization_log_.carry_on(st.counters);
   newton_.restore_kept_jacobian(st.kept_jacobian);
+  if (!st.inputs.empty()) model_->inputs->set_values(st.inputs);
   if (sensitivity_) sensitivity_->restore(st.sensitivity);
 }
 
