@@ -28,7 +28,9 @@
 #include "solvers/observer.hpp"
 #include "solvers/time_integrator.hpp"
 
+#include <array>
 #include <atomic>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -123,8 +125,18 @@ class Simulation {
 
  private:
   struct Setup;
+  void set_up_tableau();
+  void set_up_derivatives();
+  void set_up_restart();
   void set_up_outputs();
-  void record_failure(const std::string& status, const std::string& message, int exit_code);
+  void print_banner() const;
+  /// The exception `start` or `step` caught, kept as the outcome `finish` reports; rethrown as
+  /// RunError.
+  [[noreturn]] void fail(std::exception_ptr error);
+  [[nodiscard]] io::SummaryData summary_of(const solvers::RunStatistics& s) const;
+  /// The summary of a run that ended (completed or stopped), with its gradients.
+  [[nodiscard]] Outcome ended_outcome();
+  void close(Outcome& outcome);
 
   SimulationOptions options_;
   std::unique_ptr<fem::Model> model_;
@@ -132,6 +144,7 @@ class Simulation {
   std::unique_ptr<Setup> setup_;  ///< tableau, integrator, sensitivities, writers (app/simulation.cpp)
   History history_;
   bool started_ = false;
+  bool finished_ = false;
   std::optional<Outcome> failure_;  ///< set when a step failed: what finish() reports
 };
 

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,19 +52,21 @@ struct OptimizeOptions {
   bool adjoint = false;
 };
 
-/// Reads the model with the options' overrides; input errors are printed (when `report`, on one
+/// A model that cannot be read for a reason other than its content (the file missing, an option's
+/// value); `what()` is the whole message, beginning with the file's name.
+class ModelLoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Reads the model with the options' overrides (--set, --output-every, --checkpoint-every).
+/// Throws InputError (io/input_error.hpp: located) or ModelLoadError.
+fem::Model read_run_model(const RunOptions& options);
+
+/// read_run_model, with the error printed (when `report`, on one
 /// rank only) as `file:line:column: key: message`, and the result is then empty.
 std::optional<fem::Model> load_model(const RunOptions& options, bool report);
 
-/// `catena run`: reads the model, integrates, writes results; returns the exit code.
-/// PETSc must be initialized. Rank 0 holds the output directory's lock for the whole run (a
-/// directory another run holds is refused: io/run_directory.hpp); a run that does not restart
-/// first removes an earlier run's frames and checkpoints there. With `restart`, the run continues from the checkpoint: into the
-/// directory of the run that wrote it (it has energy.csv, sensors.csv or results.pvd), whose rows
-/// and frames after the checkpoint are removed first, so that the files end as an uninterrupted
-/// run's; or into a new directory, which gets the continuation only (CSV rows after the
-/// checkpoint, VTK frames numbered on from it).
-int run_command(const RunOptions& options);
 /// `catena check`: validates the model and prints a summary (unknowns, non-zeros, elements).
 /// `check` and `info` (io/model_commands.cpp) need neither PETSc nor MPI nor VTK: the front end
 /// (io/main.cpp) answers them without loading those libraries.

@@ -83,28 +83,41 @@ std::optional<std::string> model_input_difference(std::span<const ModelInput> ra
   return out;
 }
 
-std::optional<fem::Model> load_model_on_every_rank(const RunOptions& options) {
+fem::Model read_model_on_every_rank(const RunOptions& options) {
   const bool root = assembly::PetscSession::rank() == 0;
   if (assembly::PetscSession::size() > 1) {
     const ModelInput mine = model_input(options);
     const std::vector<std::uint64_t> inputs = assembly::gather_on_every_rank(std::array{mine.file, mine.overrides});
     std::vector<ModelInput> ranks;
     for (std::size_t r = 0; r + 1 < inputs.size(); r += 2) ranks.push_back({inputs[r], inputs[r + 1]});
-    if (const std::optional<std::string> difference = model_input_difference(ranks)) {
-      if (root) std::cerr << "catena: " << options.model.string() << ": " << *difference << '\n';
-      return std::nullopt;
-    }
+    if (const std::optional<std::string> difference = model_input_difference(ranks))
+      throw ModelLoadError("catena: " + options.model.string() + ": " + *difference);
   }
-  std::optional<fem::Model> model = load_model(options, root);
-  if (assembly::PetscSession::size() == 1) return model;
+  std::optional<fem::Model> model;
+  std::string error;
+  try {
+    model = read_run_model(options);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (assembly::PetscSession::size() == 1 && model) return std::move(*model);
   const std::vector<std::uint64_t> loaded =
       assembly::gather_on_every_rank(std::array<std::uint64_t, 1>{model ? 1U : 0U});
-  if (std::find(loaded.begin(), loaded.end(), 0U) == loaded.end()) return model;
-  if (!model && !root && loaded.front() == 1U) {
+  if (std::find(loaded.begin(), loaded.end(), 0U) == loaded.end()) return std::move(*model);
+  if (!model && !root && loaded.front() == 1U)
     // Rank 0 read the same input: what differs is this rank's environment (its memory limit).
     std::cerr << "catena: rank " << assembly::PetscSession::rank()
-              << ": the model cannot be read on this rank, though rank 0 read it:\n";
-    static_cast<void>(load_model(options, true));
+              << ": the model cannot be read on this rank, though rank 0 read it:\n"
+              << error << '\n';
+  // Every rank throws; rank 0's message is the one reported (the others' may be empty).
+  throw ModelLoadError(error);
+}
+
+std::optional<fem::Model> load_model_on_every_rank(const RunOptions& options) {
+  try {
+    return read_model_on_every_rank(options);
+  } catch (const std::exception& e) {
+    if (assembly::PetscSession::rank() == 0 && *e.what() != '\0') std::cerr << e.what() << '\n';
   }
   return std::nullopt;
 }

@@ -33,5 +33,8 @@ struct ModelInput {
 /// environment that differs, such as the memory limit), so that none waits for the others in
 /// a later collective.
 [[nodiscard]] std::optional<fem::Model> load_model_on_every_rank(const RunOptions& options);
+/// The same, throwing ModelLoadError (io/commands.hpp) on every rank instead of printing: its
+/// message on rank 0 is the one to report (InputError's located text for model input).
+[[nodiscard]] fem::Model read_model_on_every_rank(const RunOptions& options);
 
 }  // namespace catena::io

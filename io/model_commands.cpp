@@ -27,10 +27,7 @@ bool is_root() { return assembly::launcher::rank() == 0; }
 
 }  // namespace
 
-std::optional<fem::Model> load_model(const RunOptions& options, bool report) {
-  auto print_error = [report](const std::string& message) {
-    if (report) std::cerr << message << '\n';
-  };
+fem::Model read_run_model(const RunOptions& options) {
   try {
     fem::Model model = read_model(options.model, options.overrides);
     if (options.output_every) {
@@ -43,10 +40,18 @@ std::optional<fem::Model> load_model(const RunOptions& options, bool report) {
       model.analysis.checkpoint_every = *options.checkpoint_every;
     }
     return model;
-  } catch (const InputError& e) {
-    print_error(e.what());
+  } catch (const InputError&) {
+    throw;
   } catch (const std::exception& e) {
-    print_error(options.model.string() + ": " + e.what());
+    throw ModelLoadError(options.model.string() + ": " + e.what());
+  }
+}
+
+std::optional<fem::Model> load_model(const RunOptions& options, bool report) {
+  try {
+    return read_run_model(options);
+  } catch (const std::exception& e) {
+    if (report) std::cerr << e.what() << '\n';
   }
   return std::nullopt;
 }

@@ -1,5 +1,5 @@
 #pragma once
-/// The objective and its gradient for `catena optimize` (io/optimize_command.hpp): one whole run
+/// The objective and its gradient for `catena optimize` (app/optimize_command.hpp): one whole run
 /// of the model, in this process, with the options' --set (the optimizer's parameter values among
 /// them) and the gradient with respect to the parameters of `options.sensitivity` (the direct
 /// method, solvers/direct_sensitivity.hpp) or of `options.gradient` (the adjoint,

@@ -1,5 +1,5 @@
 #pragma once
-/// What `catena optimize` (io/optimize_command.hpp) writes besides the optimum's run:
+/// What `catena optimize` (app/optimize_command.hpp) writes besides the optimum's run:
 /// - optimize.csv, one row per iterate the minimizer accepted (iteration 0: the start), written
 ///   and flushed as it is accepted, so that a failure later keeps every row so far: `iteration`,
 ///   `evaluations` (whole runs so far, the line searches' trial points included), `objective`,

@@ -1,6 +1,6 @@
 #pragma once
 /// Minimizing a smooth function of a few variables within bounds (lower ≤ x ≤ upper, either side
-/// may be infinite), for `catena optimize` (io/optimize_command.hpp): PETSc's TAO, by default its
+/// may be infinite), for `catena optimize` (app/optimize_command.hpp): PETSc's TAO, by default its
 /// bounded limited-memory quasi-Newton method (TAOBLMVM: a BFGS model of the Hessian, steps
 /// projected onto the bounds, a Moré–Thuente line search). The function and its gradient come
 /// from one callback, each call a whole run in Catena's use; what the minimizer needs is only that

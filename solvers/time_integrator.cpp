@@ -139,47 +139,47 @@ long nominal_steps(const fem::AnalysisSettings& a) {
   return std::max(1L, static_cast<long>(std::ceil(a.t_end / a.dt - 1e-9)));
 }
 
-RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
-  const auto start = std::chrono::steady_clock::now();
-  const fem::AnalysisSettings& a = model_->analysis;
-  const double dt_min = a.dt_min > 0 ? a.dt_min : a.dt / 1024.0;
-  const long n_steps = nominal_steps(a);
-  const assembly::VecHandle u = tableau_->create_vector();
-
-  double t = 0.0;
-  double h_cur = a.dt;
-  int successes = 0;
-  long step = 0;
+void TimeIntegrator::emit(long frame_step, const EnergyRecord& e, bool row, bool vtk) {
   // Frames go to every rank (each keeps all node states), so that under MPI each rank can write
   // its piece of the VTK output; progress and checkpoints go to rank 0 only.
-  std::vector<double> derivatives;  // the sensitivities' row, when one is due
-  auto emit = [&](long frame_step, const EnergyRecord& e, bool row, bool vtk) {
-    if (sensitivity_ && row) derivatives = sensitivity_->row(t);  // collective
-    observer.on_frame(Frame{t, frame_step, model_, state_.states(), e, row, vtk,
-                            sensitivity_ && row ? std::span<const double>(derivatives) : std::span<const double>()});
-  };
+  Loop& l = *loop_;
+  if (sensitivity_ && row) l.derivatives = sensitivity_->row(t_);  // collective
+  l.observer->on_frame(Frame{t_, frame_step, model_, state_.states(), e, row, vtk,
+                             sensitivity_ && row ? std::span<const double>(l.derivatives) : std::span<const double>()});
+}
+
+bool TimeIntegrator::vtk_due(long k) const {
   // VTK frames by steps (output.vtk_every, else analysis.output_every) or by time (output.dt:
   // the first nominal step that reaches each multiple of it).
-  const long vtk_every = a.vtk_every > 0 ? a.vtk_every : a.output_every;
-  auto vtk_due = [&](long k) {
-    if (a.vtk_dt <= 0.0) return k % vtk_every == 0;
-    const auto interval = [&](long j) {
-      return std::floor(std::min(static_cast<double>(j) * a.dt, a.t_end) / a.vtk_dt + 1e-9);
-    };
-    return interval(k) > interval(k - 1);
+  const fem::AnalysisSettings& a = model_->analysis;
+  if (a.vtk_dt <= 0.0) return k % (a.vtk_every > 0 ? a.vtk_every : a.output_every) == 0;
+  const auto interval = [&](long j) {
+    return std::floor(std::min(static_cast<double>(j) * a.dt, a.t_end) / a.vtk_dt + 1e-9);
   };
+  return interval(k) > interval(k - 1);
+}
+
+void TimeIntegrator::begin(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
+  const fem::AnalysisSettings& a = model_->analysis;
+  loop_.emplace(Loop{.observer = &observer,
+                     .stop = stop,
+                     .start = std::chrono::steady_clock::now(),
+                     .u = tableau_->create_vector(),
+                     .n_steps = nominal_steps(a),
+                     .h_cur = a.dt});
+  Loop& l = *loop_;
+  t_ = 0.0;
   if (resume) {
     // Continue between two nominal steps exactly where the checkpoint left off: same state, same
     // step size control, same counters. Its frame is already written.
     restore(*resume);
     if (adjoint_) adjoint_->resume(*resume);
-    t = resume->t;
-    t_ = t;
-    step = resume->step;
-    h_cur = resume->h;
-    successes = resume->successes;
+    t_ = resume->t;
+    l.step = resume->step;
+    l.h_cur = resume->h;
+    l.successes = resume->successes;
   } else {
-    prepare_start(u);
+    prepare_start(l.u);
     // Rank 0 alone: element sensors read histories only it keeps for certain (CommittedState).
     if (rank_ == 0) objective_ = {0.0, objective_integrand(*model_, state_.states(), 0.0)};
     if (sensitivity_) sensitivity_->start();
@@ -189,127 +189,164 @@ RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* s
     emit(0, e0, true, true);
     written_ = FramesWritten{.frames = 1, .vtk_frames = 1};  // the frame of t = 0
   }
-  const bool instantaneous_reactions =
-      a.instantaneous_reactions && a.type == fem::AnalysisType::Dynamic && state_.has_multipliers();
-  const double t_start = t;
-  // The finishing figures: this process's counts plus those of the run it continues.
-  auto finish_statistics = [&] {
-    factorization_log_.count(counters_);
-    counters_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  l.t_start = t_;
+}
 
+void TimeIntegrator::finish_statistics() {
+  // The finishing figures: this process's counts plus those of the run it continues.
+  factorization_log_.count(counters_);
+  counters_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_->start).count();
+}
+
+bool TimeIntegrator::done() const { return !loop_ || interrupted_ || loop_->step >= loop_->n_steps; }
+
+long TimeIntegrator::nominal_step() const { return loop_ ? loop_->step : 0; }
+
+IntegratorState TimeIntegrator::checkpoint() const {
+  if (!loop_) throw std::logic_error("TimeIntegrator::checkpoint: the run has not begun");
+  return snapshot(t_, loop_->step, loop_->h_cur, loop_->successes);
+}
+
+bool TimeIntegrator::step() {
+  if (done()) return false;
+  const int iterations = solve_nominal_step();
+  finish_nominal_step(iterations);
+  return true;
+}
+
+int TimeIntegrator::solve_nominal_step() {
+  Loop& l = *loop_;
+  const fem::AnalysisSettings& a = model_->analysis;
+  const double dt_min = a.dt_min > 0 ? a.dt_min : a.dt / 1024.0;
   // Dynamic steps keep a factored Jacobian while it contracts well; static increments, which
   // follow a load path with large changes of stiffness, use full Newton, and mechanisms among
   // them pseudo-transient continuation (StaticEquilibrium::solve_increment).
   const bool static_analysis = a.type == fem::AnalysisType::Static;
-  for (long k = step + 1; k <= n_steps; ++k) {
-    const double t_target = std::min(static_cast<double>(k) * a.dt, a.t_end);
-    int iterations = 0;
-    while (t < t_target) {
-      // Land exactly on the grid: never leave a round-off sliver for a separate time element.
-      const double remaining = t_target - t;
-      const double h = remaining - h_cur < 1e-6 * h_cur ? remaining : h_cur;
-      const fem::TimeElement time = state_.time_element(t, h);
-      state_.predict(time, u);
-      const long corrections_before = counters_.equilibrium_iterations;
-      NewtonReport rep = static_analysis ? equilibrium_.solve_increment(time, u)
-                                         : newton_.solve(state_.describe(time), u, JacobianPolicy::Reuse);
-      if (!rep.converged && state_.extrapolates(true)) {
-        // The extrapolated start overshot (a step long against the motion's time scale): the
-        // same step again from constant velocity before it is cut.
-        counters_.newton_iterations += rep.iterations;
-        iterations += rep.iterations;
-        state_.predict(time, u, false);
-        rep = newton_.solve(state_.describe(time), u, JacobianPolicy::Reuse);
-      }
+  const long k = l.step + 1;
+  const double t_target = std::min(static_cast<double>(k) * a.dt, a.t_end);
+  int iterations = 0;
+  Vec u = l.u;
+  while (t_ < t_target) {
+    // Land exactly on the grid: never leave a round-off sliver for a separate time element.
+    const double remaining = t_target - t_;
+    const double h = remaining - l.h_cur < 1e-6 * l.h_cur ? remaining : l.h_cur;
+    const fem::TimeElement time = state_.time_element(t_, h);
+    state_.predict(time, u);
+    const long corrections_before = counters_.equilibrium_iterations;
+    NewtonReport rep = static_analysis ? equilibrium_.solve_increment(time, u)
+                                       : newton_.solve(state_.describe(time), u, JacobianPolicy::Reuse);
+    if (!rep.converged && state_.extrapolates(true)) {
+      // The extrapolated start overshot (a step long against the motion's time scale): the
+      // same step again from constant velocity before it is cut.
       counters_.newton_iterations += rep.iterations;
       iterations += rep.iterations;
-      if (!rep.converged) {
-        ++counters_.cut_steps;
-        h_cur = 0.5 * h;
-        successes = 0;
-        if (h_cur < dt_min) {
-          counters_.t_reached = t;
-          std::string msg = format_numbers("t = %.6g s, step %.0f: Newton ", t, static_cast<double>(k));
-          msg += "failed (" + rep.reason + ") after " + std::to_string(rep.iterations) + " iterations";
-          if (!rep.largest_owner.empty())
-            msg += format_numbers(", |R| = %.3g; largest entry %.3g in ", rep.residual_norm, rep.largest_residual) +
-                   rep.largest_owner;
-          msg += format_numbers("; the step h = %.3g s failed, and halving it would go below dt_min = %.3g s", h,
-                                dt_min);
-          if (written_.last_frame_step != step || written_.last_vtk_frame_step != step)
-            emit(step, energy(t), written_.last_frame_step != step, written_.last_vtk_frame_step != step);
-          finish_statistics();
-          throw SolverFailure(msg, t);
-        }
-        continue;
-      }
-      if ((sensitivity_ || adjoint_) && counters_.equilibrium_iterations != corrections_before)
-        throw SolverFailure(format_numbers("t = %.6g s: sensitivity: this static increment was solved by "
-                                           "pseudo-transient continuation, whose corrections are not equilibria; "
-                                           "its derivative is not computed (smaller increments: analysis.dt)",
-                                           t),
-                            t);
-      if (sensitivity_) sensitivity_->step(time, state_, u);
-      if (adjoint_) adjoint_->record(*model_, *tableau_, time, state_, u);
-      state_.commit(state_.describe(time), u);
-      t = (h == remaining) ? t_target : t + h;
-      t_ = t;
-      if (model_->objective && rank_ == 0) objective_.add(h, objective_integrand(*model_, state_.states(), t));
-      ++counters_.steps;
-      if (h_cur < a.dt && ++successes >= 4) {
-        h_cur = std::min(2.0 * h_cur, a.dt);
-        successes = 0;
-      }
+      state_.predict(time, u, false);
+      rep = newton_.solve(state_.describe(time), u, JacobianPolicy::Reuse);
     }
-    step = k;
-    const EnergyRecord e = energy(t);
-    // A static load path is sampled at its increments, so its balance is no conservation law.
-    counters_.max_energy_drift = a.type == fem::AnalysisType::Static
-                                  ? std::numeric_limits<double>::quiet_NaN()
-                                  : std::max(counters_.max_energy_drift, std::abs(e.balance() - balance0_));
-    // Every rank must agree to stop after the same step.
-    int stop_local = (stop && stop->load()) ? 1 : 0, stop_any = 0;
-    MPI_Allreduce(&stop_local, &stop_any, 1, MPI_INT, MPI_MAX, tableau_->comm());
-    const bool stopping = stop_any != 0;
-    const bool row_due = k % a.output_every == 0 || k == n_steps;
-    const bool frame_due = vtk_due(k) || k == n_steps;
-    if (row_due || frame_due || stopping) {
-      // With instantaneous reactions the row and frame read those at t; the next step goes on
-      // from the step averages, put back after.
-      const std::optional<std::vector<double>> step_average =
-          instantaneous_reactions ? std::optional(report_instantaneous_reactions(t, u)) : std::nullopt;
-      emit(step, e, row_due || stopping, frame_due || stopping);
-      if (step_average) report_reactions(*step_average);
+    counters_.newton_iterations += rep.iterations;
+    iterations += rep.iterations;
+    if (!rep.converged) {
+      ++counters_.cut_steps;
+      l.h_cur = 0.5 * h;
+      l.successes = 0;
+      if (l.h_cur < dt_min) fail_step(k, h, dt_min, rep);
+      continue;
     }
-    if (row_due) {
-      ++written_.frames;
-      written_.last_frame_step = step;
-      written_.last_frame_t = t;
-    }
-    if (frame_due) {
-      ++written_.vtk_frames;
-      written_.last_vtk_frame_step = step;
-      written_.last_vtk_frame_t = t;
-    }
-    // Checkpoints between steps (none after the last: the run is complete); also when stopping,
-    // so that an interrupted run can be resumed.
-    const bool checkpoint = a.checkpoint_every > 0 && k < n_steps && (k % a.checkpoint_every == 0 || stopping);
-    if (checkpoint) {
-      const IntegratorState state = snapshot(t, step, h_cur, successes);  // collective
-      if (rank_ == 0) observer.on_checkpoint(state);
-    }
-    if (rank_ == 0)
-      observer.on_progress(Progress{t, t_start, a.t_end, step, iterations,
-                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
-    if (stopping) {
-      interrupted_ = true;
-      break;
+    if ((sensitivity_ || adjoint_) && counters_.equilibrium_iterations != corrections_before)
+      throw SolverFailure(format_numbers("t = %.6g s: sensitivity: this static increment was solved by "
+                                         "pseudo-transient continuation, whose corrections are not equilibria; "
+                                         "its derivative is not computed (smaller increments: analysis.dt)",
+                                         t_),
+                          t_);
+    if (sensitivity_) sensitivity_->step(time, state_, u);
+    if (adjoint_) adjoint_->record(*model_, *tableau_, time, state_, u);
+    state_.commit(state_.describe(time), u);
+    t_ = (h == remaining) ? t_target : t_ + h;
+    if (model_->objective && rank_ == 0) objective_.add(h, objective_integrand(*model_, state_.states(), t_));
+    ++counters_.steps;
+    if (l.h_cur < a.dt && ++l.successes >= 4) {
+      l.h_cur = std::min(2.0 * l.h_cur, a.dt);
+      l.successes = 0;
     }
   }
-  counters_.t_reached = t;
+  l.step = k;
+  return iterations;
+}
+
+void TimeIntegrator::fail_step(long k, double h, double dt_min, const NewtonReport& rep) {
+  const Loop& l = *loop_;
+  counters_.t_reached = t_;
+  std::string msg = format_numbers("t = %.6g s, step %.0f: Newton ", t_, static_cast<double>(k));
+  msg += "failed (" + rep.reason + ") after " + std::to_string(rep.iterations) + " iterations";
+  if (!rep.largest_owner.empty())
+    msg += format_numbers(", |R| = %.3g; largest entry %.3g in ", rep.residual_norm, rep.largest_residual) +
+           rep.largest_owner;
+  msg += format_numbers("; the step h = %.3g s failed, and halving it would go below dt_min = %.3g s", h, dt_min);
+  if (written_.last_frame_step != l.step || written_.last_vtk_frame_step != l.step)
+    emit(l.step, energy(t_), written_.last_frame_step != l.step, written_.last_vtk_frame_step != l.step);
+  finish_statistics();
+  throw SolverFailure(msg, t_);
+}
+
+void TimeIntegrator::finish_nominal_step(int iterations) {
+  Loop& l = *loop_;
+  const fem::AnalysisSettings& a = model_->analysis;
+  const long k = l.step;
+  const EnergyRecord e = energy(t_);
+  // A static load path is sampled at its increments, so its balance is no conservation law.
+  counters_.max_energy_drift = a.type == fem::AnalysisType::Static
+                                   ? std::numeric_limits<double>::quiet_NaN()
+                                   : std::max(counters_.max_energy_drift, std::abs(e.balance() - balance0_));
+  // Every rank must agree to stop after the same step.
+  int stop_local = (l.stop && l.stop->load()) ? 1 : 0, stop_any = 0;
+  MPI_Allreduce(&stop_local, &stop_any, 1, MPI_INT, MPI_MAX, tableau_->comm());
+  const bool stopping = stop_any != 0;
+  const bool row_due = k % a.output_every == 0 || k == l.n_steps;
+  const bool frame_due = vtk_due(k) || k == l.n_steps;
+  if (row_due || frame_due || stopping) {
+    // With instantaneous reactions the row and frame read those at t; the next step goes on
+    // from the step averages, put back after.
+    const bool instantaneous_reactions =
+        a.instantaneous_reactions && a.type == fem::AnalysisType::Dynamic && state_.has_multipliers();
+    const std::optional<std::vector<double>> step_average =
+        instantaneous_reactions ? std::optional(report_instantaneous_reactions(t_, l.u)) : std::nullopt;
+    emit(k, e, row_due || stopping, frame_due || stopping);
+    if (step_average) report_reactions(*step_average);
+  }
+  if (row_due) {
+    ++written_.frames;
+    written_.last_frame_step = k;
+    written_.last_frame_t = t_;
+  }
+  if (frame_due) {
+    ++written_.vtk_frames;
+    written_.last_vtk_frame_step = k;
+    written_.last_vtk_frame_t = t_;
+  }
+  // Checkpoints between steps (none after the last: the run is complete); also when stopping,
+  // so that an interrupted run can be resumed.
+  const bool checkpoint = a.checkpoint_every > 0 && k < l.n_steps && (k % a.checkpoint_every == 0 || stopping);
+  if (checkpoint) {
+    const IntegratorState state = snapshot(t_, k, l.h_cur, l.successes);  // collective
+    if (rank_ == 0) l.observer->on_checkpoint(state);
+  }
+  if (rank_ == 0)
+    l.observer->on_progress(Progress{t_, l.t_start, a.t_end, k, iterations,
+                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - l.start).count()});
+  if (stopping) interrupted_ = true;
+}
+
+RunStatistics TimeIntegrator::end() {
+  counters_.t_reached = t_;
   finish_statistics();
   return statistics();
+}
+
+RunStatistics TimeIntegrator::run(Observer& observer, const std::atomic<bool>* stop, const IntegratorState* resume) {
+  begin(observer, stop, resume);
+  while (step()) {
+  }
+  return end();
 }
 
 }  // namespace catena::solvers

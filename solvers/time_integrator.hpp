@@ -27,8 +27,10 @@
 #include "solvers/static_equilibrium.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace catena::solvers {
 
@@ -60,6 +62,22 @@ class TimeIntegrator {
   /// model (node or element count, an element's history).
   RunStatistics run(Observer& observer, const std::atomic<bool>* stop = nullptr,
                     const IntegratorState* resume = nullptr);
+
+  /// `run` in three parts, for a program that steps the run itself (app/simulation.hpp):
+  /// `begin` starts it (the start and its frame, or `resume`'s state), each `step` takes one
+  /// nominal step (false when the run is done: t_end reached, or stopped), `end` gives the
+  /// figures. The observer must outlive the run. `step` throws what `run` throws.
+  void begin(Observer& observer, const std::atomic<bool>* stop = nullptr, const IntegratorState* resume = nullptr);
+  bool step();
+  RunStatistics end();
+  /// No step left: t_end reached or stopped by `stop` (or not begun).
+  [[nodiscard]] bool done() const;
+  /// The time of the committed state [s] and the nominal steps completed.
+  [[nodiscard]] double time() const { return t_; }
+  [[nodiscard]] long nominal_step() const;
+  /// The state to continue from after the current nominal step (collective), as a checkpoint
+  /// holds it.
+  [[nodiscard]] IntegratorState checkpoint() const;
 
   /// The start of a run at t = 0 without emitting its frame: the redundancy check, the initial
   /// equilibrium, velocities made to meet the joints and the reactions at t = 0 (collective).
@@ -106,8 +124,32 @@ class TimeIntegrator {
   /// start; a model whose short step fails keeps zero.
   void start_reactions(Vec u);
 
+  /// A run between `begin` and `end`: what `run` kept in its loop.
+  struct Loop {
+    Observer* observer = nullptr;
+    const std::atomic<bool>* stop = nullptr;
+    std::chrono::steady_clock::time_point start;
+    assembly::VecHandle u;  ///< the step's unknowns (Newton's iterate)
+    long n_steps = 0;       ///< nominal steps to t_end
+    long step = 0;          ///< nominal steps completed
+    double h_cur = 0.0;     ///< the step length Newton tries next (cut when it fails)
+    int successes = 0;      ///< steps since the last cut
+    double t_start = 0.0;   ///< where this process started
+    std::vector<double> derivatives{};  ///< the sensitivities' row, when one is due
+  };
+  void emit(long frame_step, const EnergyRecord& e, bool row, bool vtk);
+  [[nodiscard]] bool vtk_due(long k) const;
+  /// Newton over the time elements of nominal step `step + 1` (cut and retried as the header
+  /// says); returns the iterations. Throws SolverFailure below dt_min (fail_step).
+  int solve_nominal_step();
+  [[noreturn]] void fail_step(long k, double h, double dt_min, const NewtonReport& rep);
+  /// The row, frame, checkpoint and progress due after a nominal step; the agreement to stop.
+  void finish_nominal_step(int iterations);
+  void finish_statistics();
+
   fem::Model* model_;
   assembly::Tableau* tableau_;
+  std::optional<Loop> loop_;
   RunCounters counters_;  ///< the run's, with those a continued run carries on
   bool interrupted_ = false;
   Newton newton_;

@@ -1,4 +1,4 @@
-// `catena optimize` (io/optimize_command.hpp) as users run it: the optimum of an objective known in
+// `catena optimize` (app/optimize_command.hpp) as users run it: the optimum of an objective known in
 // closed form, inside the bounds and on one of them, Hou's torque-shaping problem (a local minimum
 // checked by whole runs around it), bad input refused with exit 2 before anything is written, and
 // a run failing inside the optimization stopping with exit 3 and the rows so far kept.

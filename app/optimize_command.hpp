@@ -15,9 +15,9 @@
 /// written. Hitting --max-iterations is not a failure: exit 0, status "stopped" in optimize.json.
 #include "io/commands.hpp"
 
-namespace catena::io {
+namespace catena::app {
 
 /// PETSc must be initialized.
-int optimize_command(const RunOptions& options, const OptimizeOptions& optimize);
+int optimize_command(const io::RunOptions& options, const io::OptimizeOptions& optimize);
 
-}  // namespace catena::io
+}  // namespace catena::app

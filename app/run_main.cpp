@@ -6,10 +6,11 @@
 // the commands catch what they expect where they can still write summary.json; what escapes them
 // (PETSc refusing its options at start-up, memory running out outside a step) is reported here
 // with the exit code its kind has (README, "Exit codes").
+#include "app/optimize_command.hpp"
+#include "app/run_command.hpp"
 #include "assembly/petsc_handle.hpp"
 #include "assembly/petsc_session.hpp"
 #include "io/command_line.hpp"
-#include "io/optimize_command.hpp"
 #include "io/output_directory.hpp"
 #include "io/stop_signals.hpp"
 
@@ -39,8 +40,8 @@ int main(int argc, char** argv) {
                 << "); nothing was written\n";
       return io::exit_bad_input;
     }
-    if (line.command == "optimize") return io::optimize_command(line.options, line.optimize);
-    return io::run_command(line.options);
+    if (line.command == "optimize") return app::optimize_command(line.options, line.optimize);
+    return app::run_command(line.options);
   } catch (const std::bad_alloc&) {
     std::cerr << "catena: out of memory (the model needs more than this machine gives; README, \"Limits\")\n";
     return io::exit_solver_failure;

@@ -1,4 +1,6 @@
-#include "io/optimize_command.hpp"
+#include "app/optimize_command.hpp"
+
+#include "app/run_command.hpp"
 
 #include "assembly/petsc_session.hpp"
 #include "io/input_error.hpp"
@@ -21,7 +23,10 @@
 #include <optional>
 #include <stdexcept>
 
-namespace catena::io {
+namespace catena::app {
+
+// The command is built from the readers and writers of io/ alone.
+using namespace catena::io;  // NOLINT(google-build-using-namespace)
 
 namespace {
 
@@ -249,7 +254,7 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
   // The optimum's run, with its derivatives, into the directory as `catena run` writes it.
   csv.reset();
   lock.reset();
-  return run_command(run_at(options, problem, result.values, optimize.adjoint));
+  return app::run_command(run_at(options, problem, result.values, optimize.adjoint));
 }
 
-}  // namespace catena::io
+}  // namespace catena::app

@@ -1,0 +1,25 @@
+#include "app/history_recorder.hpp"
+
+#include "assembly/collectives.hpp"
+#include "assembly/petsc_session.hpp"
+#include "fem/sensor.hpp"
+
+namespace catena::app {
+
+std::vector<double> sensor_values(const fem::Model& model, std::span<const fem::NodeState> states) {
+  std::vector<double> values(model.sensors.size(), 0.0);
+  if (assembly::PetscSession::rank() == 0)
+    for (std::size_t i = 0; i < values.size(); ++i)
+      values[i] = fem::evaluate_sensor(model.sensors[i], model.nodes, states, model.initial_state);
+  if (assembly::PetscSession::size() > 1) assembly::broadcast_from_root(values);
+  return values;
+}
+
+void HistoryRecorder::on_frame(const solvers::Frame& frame) {
+  if (!frame.row) return;
+  history_.t.push_back(frame.t);
+  history_.energy.push_back(solvers::energy_columns(frame.energy));
+  history_.sensors.push_back(sensor_values(model_, frame.states));
+}
+
+}  // namespace catena::app
