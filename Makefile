@@ -87,7 +87,7 @@ test-release: build
 # The package as `make demo` leaves it (build/<preset>/python/catena), against the command line
 # beside it; about a minute.
 test-python: build
-	set -o pipefail && PYTHONPATH=$(CURDIR)/$(BUILD)/python python3 -m pytest -q -p no:cacheprovider python/tests 2>&1 | tee $(BUILD)/pytest.log
+	set -o pipefail && PYTHONPATH=$(CURDIR)/$(BUILD)/python /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests 2>&1 | tee $(BUILD)/pytest.log
 
 test-asan: deps
 	@JOBS=$(JOBS) tools/asan-test

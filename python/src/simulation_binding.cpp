@@ -11,6 +11,8 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <stdlib.h>  // mkdtemp
+
 #include <atomic>
 #include <fstream>
 #include <iterator>
@@ -38,13 +40,70 @@ py::dict read_summary(const std::filesystem::path& out) {
       std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
 }
 
+/// A model given as text, in a file of its own while its simulation lives: app::Simulation reads
+/// `SimulationOptions::model_text` only as far as the model goes, and reads the file again for a
+/// restart's fingerprint and the sensitivities' perturbed models. Messages name the text's name
+/// instead of the file.
+class ModelTextFile {
+ public:
+  explicit ModelTextFile(app::SimulationOptions& options) {
+    if (!options.model_text) return;
+    std::string pattern = (std::filesystem::temp_directory_path() / "catena-model-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw Error(io::exit_output_failure, "cannot make a folder for the model's text");
+    directory_ = pattern;
+    const std::filesystem::path name = options.run.model.filename();
+    file_ = directory_ / (name.empty() || name == "." || name == ".." ? std::filesystem::path("model.yaml") : name);
+    std::ofstream(file_) << *options.model_text;
+    name_ = options.run.model.string();
+    options.run.model = file_;
+  }
+  ~ModelTextFile() {
+    std::error_code ec;
+    if (!directory_.empty()) std::filesystem::remove_all(directory_, ec);
+  }
+  ModelTextFile(const ModelTextFile&) = delete;
+  ModelTextFile& operator=(const ModelTextFile&) = delete;
+
+  /// `message` with the file's name replaced by the text's.
+  [[nodiscard]] std::string named(std::string message) const {
+    if (file_.empty()) return message;
+    const std::string file = file_.string();
+    for (std::size_t at = message.find(file); at != std::string::npos; at = message.find(file, at + name_.size()))
+      message.replace(at, file.size(), name_);
+    return message;
+  }
+
+ private:
+  std::filesystem::path directory_;
+  std::filesystem::path file_;
+  std::string name_;
+};
+
 /// A run driven from Python; its Python object owns it.
 class SimulationHandle final : public PetscUser {
+  // First: their return types are deduced where they are used.
+  app::Simulation& simulation() const {
+    if (!simulation_)
+      throw Error(1, "this simulation is gone: PETSc has finished (the interpreter is exiting), or this process "
+                     "was forked from the one that made it");
+    return *simulation_;
+  }
+  template <class Solve>
+  auto solving(Solve solve) {
+    const py::gil_scoped_release unlocked;
+    const std::lock_guard lock(solver_mutex());
+    return solve();
+  }
+
  public:
-  explicit SimulationHandle(app::SimulationOptions options) {
+  explicit SimulationHandle(app::SimulationOptions options) : text_file_(options) {
     options.stop = &stop_;
     ensure_started();
-    solving([&] { simulation_ = std::make_unique<app::Simulation>(std::move(options)); });
+    try {
+      solving([&] { simulation_ = std::make_unique<app::Simulation>(std::move(options)); });
+    } catch (const app::RunError& e) {
+      throw app::RunError(e.exit_code(), text_file_.named(e.what()));
+    }
     add_user(*this);
   }
   ~SimulationHandle() override {
@@ -86,20 +145,9 @@ class SimulationHandle final : public PetscUser {
   }
 
  private:
-  app::Simulation& simulation() const {
-    if (!simulation_)
-      throw Error(1, "this simulation is gone: PETSc has finished (the interpreter is exiting), or this process "
-                     "was forked from the one that made it");
-    return *simulation_;
-  }
-  template <class Solve>
-  auto solving(Solve solve) {
-    const py::gil_scoped_release unlocked;
-    const std::lock_guard lock(solver_mutex());
-    return solve();
-  }
   py::dict linearized_run();
 
+  ModelTextFile text_file_;
   std::atomic<bool> stop_{false};
   std::unique_ptr<app::Simulation> simulation_;
   std::optional<app::Outcome> outcome_;

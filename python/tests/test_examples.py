@@ -42,3 +42,12 @@ def test_sweep_in_parallel_processes_plots_the_deflection(tmp_path):
     assert abs(deflections[0]) > abs(deflections[1]) > 0
     assert png.stat().st_size > 10000 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
+
+
+def test_the_tutorial_reproduces_the_validated_spin_up(capsys):
+    tutorial = runpy.run_path(str(EXAMPLES / "spin_up_simo.py"))
+    printed = capsys.readouterr().out
+    assert "extreme tip deflection" in printed
+    assert abs(tutorial["error"]) < tutorial["reference"]["extreme_tolerance"]
+    assert tutorial["drift"] < tutorial["tolerance"]
+    assert abs(tutorial["hub_angle"] - tutorial["psi"]) < float(tutorial["reference"]["hub_angle_tolerance"])

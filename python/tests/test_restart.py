@@ -22,13 +22,16 @@ def test_restart_from_a_checkpoint_equals_the_uninterrupted_run(tmp_path):
     assert checkpoint.is_file(), sorted(p.name for p in tmp_path.iterdir())
 
     continued = MODEL.simulate(restart=checkpoint)
+    continued.start()
     assert continued.step_index == 20 and continued.time == whole.sensors["t"][20]
     summary = continued.run()
     assert summary["restarted_from"] == str(checkpoint) and summary["steps"] == whole.summary["steps"]
     assert_same_columns(continued.sensors, after(whole.sensors, whole.sensors["t"][20]), "sensors")
     assert_same_columns(continued.energy, after(whole.energy, whole.energy["t"][20]), "energy")
 
-    # Into the run's own directory: the files end as the uninterrupted run's.
+    # Into the run's own directory: the files end as the uninterrupted run's. (The first run holds
+    # the directory as long as it lives.)
+    del first
     MODEL.simulate(tmp_path, restart=checkpoint).run()
     files = catena.read(tmp_path)
     assert_same_columns(files.sensors, whole.sensors, "sensors.csv")
