@@ -115,6 +115,11 @@ void RunOutputs::write_running_summary(const io::SummaryData& running) const {
   if (!assembly::all_ranks_agree(error.empty())) throw RunError(io::exit_output_failure, error);
 }
 
+void RunOutputs::flush_indexes() {
+  vtk_->flush_index();
+  if (scene_) scene_->flush_index();
+}
+
 bool RunOutputs::write_summary(const io::SummaryData& summary) const {
   return io::write_summary_json_or_report(out_ / "summary.json", summary);
 }

@@ -41,6 +41,9 @@ class RunOutputs {
   /// summary.json "running" at once, with room kept for the final one (collective; RunError
   /// with exit code 4 when it cannot be written).
   void write_running_summary(const io::SummaryData& running) const;
+  /// Brings the indexes results.pvd and scene.pvd up to date (they follow the frames at most
+  /// twice a second while a run goes). Throws io::OutputError.
+  void flush_indexes();
   /// The final summary.json (rank 0); false (reported on stderr) when it cannot be written.
   [[nodiscard]] bool write_summary(const io::SummaryData& summary) const;
   [[nodiscard]] bool continued_in_place() const { return continued_in_place_; }

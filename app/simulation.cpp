@@ -81,8 +81,6 @@ Simulation::Simulation(SimulationOptions options)
   if (options_.write_files) {
     out_ = options_.run.out.value_or(std::filesystem::path("out") / model_->name);
     lock_output_directory(out_, setup_->lock);
-  } else if (options_.run.restart && is_linearized()) {
-    throw RunError(io::exit_bad_input, "an eigen or buckling analysis has no run to continue");
   }
   if (is_linearized()) {
     if (!options_.run.gradient.empty())
@@ -155,18 +153,20 @@ void Simulation::set_up_derivatives() {
 void Simulation::set_up_restart() {
   const io::RunOptions& o = options_.run;
   setup_->print = io::fingerprint(*model_, setup_->tableau->n_global(), io::restart_document(o.model, o.overrides));
-  if (!o.restart) return;
+  if (!o.restart && !options_.resume) return;
   // Every rank reads it: each keeps all node states and element histories.
   try {
-    io::Checkpoint restart = io::read_checkpoint(*o.restart);
-    io::check_same_model(restart, setup_->print, *o.restart);
+    if (o.restart && options_.resume) throw std::invalid_argument("a checkpoint file and a checkpoint: one at a time");
+    const std::filesystem::path origin = o.restart ? *o.restart : std::filesystem::path("the checkpoint given");
+    io::Checkpoint restart = o.restart ? io::read_checkpoint(*o.restart) : *options_.resume;
+    io::check_same_model(restart, setup_->print, origin);
     if (restart.state.sensitivity_parameters != o.sensitivity)
-      throw std::runtime_error(o.restart->string() + ": the checkpoint was written with --sensitivity '" +
+      throw std::runtime_error(origin.string() + ": the checkpoint was written with --sensitivity '" +
                                join(restart.state.sensitivity_parameters) + "', this run asks for '" +
                                join(o.sensitivity) + "'; continue with the same parameters");
     // A checkpoint at or beyond t_end leaves no step to take: never "completed" having done nothing.
     if (restart.state.step >= solvers::nominal_steps(model_->analysis))
-      throw std::runtime_error(o.restart->string() + ": the checkpoint is at t = " +
+      throw std::runtime_error(origin.string() + ": the checkpoint is at t = " +
                                solvers::format_numbers("%.6g", restart.state.t) + " s (step " +
                                std::to_string(restart.state.step) + "), at or beyond this run's analysis.t_end = " +
                                solvers::format_numbers("%.6g", model_->analysis.t_end) +
@@ -218,7 +218,8 @@ void Simulation::print_banner() const {
             << setup_->tableau->n_nonzeros() << " non-zeros, " << assembly::PetscSession::size() << " rank(s); "
             << (options_.write_files ? "output in " + out_.string() : std::string("no files written")) << '\n';
   if (setup_->restart)
-    std::cerr << "catena: continuing from " << options_.run.restart->string() << " at t = " << setup_->restart->state.t
+    std::cerr << "catena: continuing from "
+              << (options_.run.restart ? options_.run.restart->string() : std::string("the checkpoint given")) << " at t = " << setup_->restart->state.t
               << " s (step " << setup_->restart->state.step << ")"
               << (setup_->outputs && setup_->outputs->continued_in_place() ? "; later rows and frames removed"
                                                                            : "; continuation only")
@@ -270,9 +271,22 @@ std::vector<double> Simulation::sensor_values() const { return app::sensor_value
 
 solvers::RunStatistics Simulation::statistics() const { return setup_->integrator->statistics(); }
 
-solvers::IntegratorState Simulation::checkpoint() const {
+io::Checkpoint Simulation::checkpoint() const {
   if (!started_) throw std::logic_error("Simulation::checkpoint: the run has not started");
-  return setup_->integrator->checkpoint();
+  return io::Checkpoint{setup_->print, setup_->integrator->checkpoint()};
+}
+
+void Simulation::save_checkpoint(const std::filesystem::path& file) const {
+  const io::Checkpoint c = checkpoint();  // collective
+  std::string error;
+  if (is_root()) {
+    try {
+      io::write_checkpoint(file, c);
+    } catch (const std::exception& e) {
+      error = std::string("catena: ") + e.what();
+    }
+  }
+  if (!assembly::all_ranks_agree(error.empty())) throw RunError(io::exit_output_failure, error);
 }
 
 void Simulation::fail(std::exception_ptr error) {
@@ -390,6 +404,16 @@ void Simulation::close(Outcome& outcome) {
     for (const solvers::ParameterModels& p :
          setup_->sensitivity ? setup_->sensitivity->parameters() : setup_->adjoint->parameters())
       summary.sensitivity_parameters.push_back({p.name, p.value, p.step});
+  if (setup_->outputs) {
+    try {
+      setup_->outputs->flush_indexes();
+    } catch (const std::exception& e) {
+      summary.status = "failed";
+      summary.message = std::string("output failed: ") + e.what();
+      std::cerr << "catena: " << summary.message << '\n';
+      if (outcome.exit_code == io::exit_ok) outcome.exit_code = io::exit_output_failure;
+    }
+  }
   // A summary that cannot be written turns a success into an output failure.
   if (setup_->outputs && !setup_->outputs->write_summary(summary) && outcome.exit_code == io::exit_ok)
     outcome.exit_code = io::exit_output_failure;

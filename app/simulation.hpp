@@ -22,6 +22,7 @@
 /// A step that fails (Newton below dt_min, output that cannot be written, a signal) throws; the
 /// simulation keeps what it reached and `finish` then reports the failure as `catena run` does.
 #include "fem/model.hpp"
+#include "io/checkpoint.hpp"
 #include "io/commands.hpp"
 #include "io/summary_writer.hpp"
 #include "solvers/integrator_state.hpp"
@@ -61,6 +62,9 @@ struct SimulationOptions {
   std::optional<std::string> model_text;
   /// false: an in-memory run, no file written (no directory, lock, checkpoint or summary.json).
   bool write_files = true;
+  /// Continue from this checkpoint (Simulation::checkpoint of a run of the same model) instead of
+  /// t = 0, as --restart continues from a file; `run.restart` must then be empty.
+  std::shared_ptr<const io::Checkpoint> resume;
   /// Polled between steps (may be null): when set, the run stops after the current step as on
   /// SIGINT (`catena run` passes io::stop_requested()).
   const std::atomic<bool>* stop = nullptr;
@@ -118,8 +122,12 @@ class Simulation {
   [[nodiscard]] solvers::RunStatistics statistics() const;
   /// Sets a named input of the model (`inputs:` with `value:`), held from the next step on.
   void set_input(const std::string& name, double value);
-  /// The state to continue from (collective), as a checkpoint file holds it.
-  [[nodiscard]] solvers::IntegratorState checkpoint() const;
+  /// The state to continue from after the current step, with the model's fingerprint, as a
+  /// checkpoint file holds it (collective): for SimulationOptions::resume.
+  [[nodiscard]] io::Checkpoint checkpoint() const;
+  /// Writes checkpoint() to `file` (rank 0), a file `catena run --restart` continues from.
+  /// Throws RunError (exit code 4) when it cannot be written.
+  void save_checkpoint(const std::filesystem::path& file) const;
   /// The output directory (empty for an in-memory run).
   [[nodiscard]] const std::filesystem::path& out() const { return out_; }
 
