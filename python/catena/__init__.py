@@ -10,8 +10,8 @@
 
 The API and a tutorial: docs/python.md.
 """
-from ._catena import Error, Simulation, rank, size, start, started
+from ._catena import Checkpoint, Error, Simulation, rank, size, start, started
 from ._model import Model
 from ._results import Results, read
 
-__all__ = ["Error", "Model", "Results", "Simulation", "rank", "read", "size", "start", "started"]
+__all__ = ["Checkpoint", "Error", "Model", "Results", "Simulation", "rank", "read", "size", "start", "started"]

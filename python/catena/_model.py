@@ -62,20 +62,21 @@ class Model:
         2) where `catena check` refuses the model (redundant constraints)."""
         return _catena.check(self.path, text=self.text, overrides=self.overrides)
 
-    def simulate(self, out=None, *, output_every=None, checkpoint_every=None, restart=None, sensitivity=(),
-                 gradient=(), quiet=True, threads=0):
+    def simulate(self, out=None, *, output_every=None, checkpoint_every=None, restart=None, resume=None,
+                 sensitivity=(), gradient=(), quiet=True, threads=0):
         """A simulation of this model, set up and ready to step (catena.Simulation).
 
         out=None: in memory, nothing written (the rows are in sim.sensors and sim.energy); a
-        directory: the files `catena run --out DIR` writes. The other arguments are catena run's
-        options of the same names (restart: a checkpoint file; sensitivity, gradient: parameter
-        names; quiet=False: the progress line and summary on stderr; threads=0: OMP_NUM_THREADS or
-        every processor).
+        directory: the files `catena run --out DIR` writes. resume: a catena.Checkpoint
+        (Simulation.checkpoint()) to continue from. The other arguments are catena run's options
+        of the same names (restart: a checkpoint file; sensitivity, gradient: parameter names;
+        quiet=False: the progress line and summary on stderr; threads=0: OMP_NUM_THREADS or every
+        processor).
         """
         return _catena.Simulation(
             self.path, text=self.text, overrides=self.overrides,
             out=None if out is None else os.fspath(out), output_every=output_every,
-            checkpoint_every=checkpoint_every, restart=None if restart is None else os.fspath(restart),
+            checkpoint_every=checkpoint_every, restart=None if restart is None else os.fspath(restart), resume=resume,
             sensitivity=list(sensitivity), gradient=list(gradient), quiet=quiet, threads=threads)
 
     def run(self, out=None, **options):

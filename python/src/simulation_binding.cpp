@@ -199,7 +199,7 @@ app::SimulationOptions options_of(const std::filesystem::path& model, const std:
                                   std::optional<int> checkpoint_every,
                                   const std::optional<std::filesystem::path>& restart,
                                   const std::vector<std::string>& sensitivity, const std::vector<std::string>& gradient,
-                                  bool quiet, int threads) {
+                                  bool quiet, int threads, std::shared_ptr<const io::Checkpoint> resume) {
   app::SimulationOptions o;
   o.run.model = model;
   o.model_text = text;
@@ -213,6 +213,7 @@ app::SimulationOptions options_of(const std::filesystem::path& model, const std:
   o.run.gradient = gradient;
   o.run.quiet = quiet;
   o.run.threads = threads;
+  o.resume = std::move(resume);
   return o;
 }
 
@@ -221,6 +222,12 @@ app::SimulationOptions options_of(const std::filesystem::path& model, const std:
 void bind_simulation(py::module_& module) {
   using Handle = SimulationHandle;
   using app::Simulation;
+  using Checkpoint = std::shared_ptr<io::Checkpoint>;  // pybind11's holder: of a non-const type
+  py::class_<io::Checkpoint, Checkpoint>(module, "Checkpoint",
+                                         "A simulation's state to continue from (Simulation.checkpoint()), in "
+                                         "memory: Model.simulate(resume=checkpoint).")
+      .def_property_readonly("time", [](const io::Checkpoint& c) { return c.state.t; })
+      .def_property_readonly("step_index", [](const io::Checkpoint& c) { return c.state.step; });
   py::class_<Handle>(module, "Simulation", R"(A run of a model, driven step by step (docs/python.md).
 
 Made by Model.simulate(); every argument is catena run's option of the same name. Every call is
@@ -230,14 +237,16 @@ collective under MPI (every rank makes the same calls); results are rank 0's, on
                        std::optional<int> output_every, std::optional<int> checkpoint_every,
                        const std::optional<std::filesystem::path>& restart,
                        const std::vector<std::string>& sensitivity, const std::vector<std::string>& gradient,
-                       bool quiet, int threads) {
+                       bool quiet, int threads, Checkpoint resume) {
              return std::make_unique<Handle>(options_of(model, text, overrides, out, output_every, checkpoint_every,
-                                                        restart, sensitivity, gradient, quiet, threads));
+                                                        restart, sensitivity, gradient, quiet, threads,
+                                                        std::move(resume)));
            }),
            py::arg("model"), py::kw_only(), py::arg("text") = py::none(), py::arg("overrides") = std::vector<std::string>(),
            py::arg("out") = py::none(), py::arg("output_every") = py::none(), py::arg("checkpoint_every") = py::none(),
            py::arg("restart") = py::none(), py::arg("sensitivity") = std::vector<std::string>(),
-           py::arg("gradient") = std::vector<std::string>(), py::arg("quiet") = true, py::arg("threads") = 0)
+           py::arg("gradient") = std::vector<std::string>(), py::arg("quiet") = true, py::arg("threads") = 0,
+           py::arg("resume") = py::none())
       .def("start", &Handle::start,
            "The state at t = 0 (consistent start, initial equilibrium) and its row; step, advance and run start "
            "by themselves.")
@@ -303,6 +312,18 @@ collective under MPI (every rank makes the same calls); results are rank 0's, on
              h.locked([&](Simulation& s) { s.set_input(name, value); });
            },
            py::arg("name"), py::arg("value"), "Sets a named input of the model (`inputs:`), held from the next step on.")
+      .def(
+          "checkpoint",
+          [](const Handle& h) {
+            return h.locked([](const Simulation& s) { return std::make_shared<io::Checkpoint>(s.checkpoint()); });
+          },
+          "The state to continue from, now: Model.simulate(resume=...) continues it bit for bit.")
+      .def(
+          "save_checkpoint",
+          [](const Handle& h, const std::filesystem::path& file) {
+            h.locked([&](const Simulation& s) { s.save_checkpoint(file); });
+          },
+          py::arg("file"), "Writes checkpoint() to a file that restart= (and catena run --restart) continues from.")
       .def_property_readonly(
           "statistics", [](const Handle& h) { return h.locked([](const Simulation& s) { return counters(s.statistics()); }); },
           "The counters summary.json reports, so far.")

@@ -36,3 +36,19 @@ def test_restart_from_a_checkpoint_equals_the_uninterrupted_run(tmp_path):
     files = catena.read(tmp_path)
     assert_same_columns(files.sensors, whole.sensors, "sensors.csv")
     assert_same_columns(files.energy, whole.energy, "energy.csv")
+
+
+def test_a_checkpoint_in_memory_continues_bit_for_bit(tmp_path):
+    whole = MODEL.simulate()
+    whole.run()
+    first = MODEL.simulate()
+    first.advance(0.15)
+    checkpoint = first.checkpoint()
+    assert checkpoint.step_index == 15 and checkpoint.time == whole.sensors["t"][15]
+    first.save_checkpoint(tmp_path / "at-15.ckpt")
+    first.run()  # the first goes on undisturbed
+    assert_same_columns(first.sensors, whole.sensors, "sensors")
+    for continued in (MODEL.simulate(resume=checkpoint), MODEL.simulate(restart=tmp_path / "at-15.ckpt")):
+        continued.run()
+        assert_same_columns(continued.sensors, after(whole.sensors, checkpoint.time), "sensors")
+        assert_same_columns(continued.energy, after(whole.energy, checkpoint.time), "energy")
