@@ -31,7 +31,7 @@ def plot(times, deflections, png):
     axes.plot(times, deflections, "o-")
     axes.set_xlabel("spin-up time $T_s$ [s]")
     axes.set_ylabel("extreme tip deflection [m]")
-    axes.set_title("Spin-up beam (cases/spin-up-simo): faster spin-up, larger deflection")
+    axes.set_title("Spin-up beam (cases/spin-up-simo)")
     axes.grid(True)
     figure.tight_layout()
     figure.savefig(png, dpi=100)
