@@ -69,8 +69,8 @@ demo: build
 # `make test` (what CI runs, .ci/run): the release tests (`make test-release`, all of ctest), the
 # Python module's (`make test-python`, pytest on python/tests/), then the unit and system tests
 # again under AddressSanitizer + LeakSanitizer + UBSan (`make test-asan`, tools/asan-test), then
-# the model reader's fuzzer for FUZZ_SECONDS (`make fuzz`, tools/fuzz-model-reader); each phase fails on any finding, and the last lines repeat each
-# phase's summary (README, "Reliability").
+# the model reader's fuzzer for FUZZ_SECONDS (`make fuzz`, tools/fuzz-model-reader); each phase
+# fails on any finding, and the last lines repeat each phase's summary (README, "Reliability").
 FUZZ_SECONDS ?= 120
 
 test: test-release test-python

@@ -24,7 +24,7 @@ inline constexpr double max_model_file_bytes = 64.0 * 1024 * 1024;
 fem::Model read_model(const std::filesystem::path& file, std::span<const std::string> overrides = {});
 
 /// A model given as YAML text instead of a file (the Python module's `catena.Model(text=...)`):
-/// `name` takes the file's place in every message ("pendulum:4:7: masses.bob.m: ...").
+/// `name` takes the file's place in every message ("pendulum:4:7: masses[0].mass: ...").
 struct ModelText {
   std::string text;
   std::string name;

@@ -2,19 +2,13 @@
 
 #include "errors.hpp"
 
-#include "assembly/ordering.hpp"
-#include "elements/joint.hpp"
-#include "fem/constraint_rank.hpp"
-#include "fem/start_stamp.hpp"
 #include "io/beam_axes.hpp"
 #include "io/commands.hpp"
+#include "io/model_check.hpp"
 #include "io/model_reader.hpp"
 #include "io/summary_writer.hpp"
 
 #include <pybind11/stl.h>
-
-#include <algorithm>
-#include <map>
 
 namespace catena::python {
 
@@ -51,34 +45,6 @@ py::dict analysis_settings(const fem::Model& model) {
   return settings;
 }
 
-/// Elements per kind, joints by their kind ("joint (revolute)"), as `catena check` counts them.
-std::map<std::string, int> element_kinds(const fem::Model& model) {
-  std::map<std::string, int> kinds;
-  for (const auto& e : model.elements) {
-    const auto* joint = dynamic_cast<const elements::Joint*>(e.get());
-    ++kinds[joint ? "joint (" + joint->definition().kind + ")" : std::string(e->kind())];
-  }
-  return kinds;
-}
-
-/// "independent", "not tested" (too many unknowns for the dense rank test) or None without
-/// joints; throws as `catena check` refuses redundant constraints or an element the first stamp
-/// would refuse.
-py::object constraints(const fem::Model& model, const std::string& display) {
-  const auto& blocks = model.registry.blocks();
-  const bool has_joints = std::any_of(blocks.begin(), blocks.end(),
-                                      [](const fem::BlockInfo& b) { return b.kind == fem::UnknownKind::Multiplier; });
-  const std::optional<std::vector<fem::DependentUnknown>> redundant =
-      has_joints ? fem::redundant_unknowns(model) : std::nullopt;
-  if (redundant && !redundant->empty())
-    throw Error(io::exit_bad_input,
-                display + ": model '" + model.name + "': " + fem::redundancy_message(*redundant, model));
-  if (const std::optional<std::string> refused = fem::first_unstampable_element(model))
-    throw Error(io::exit_bad_input, *refused);
-  if (!has_joints) return py::none();
-  return py::str(redundant ? "independent" : "not tested");
-}
-
 }  // namespace
 
 fem::Model read_model(const ModelSource& source, const std::vector<std::string>& overrides) {
@@ -105,13 +71,15 @@ py::dict describe(const fem::Model& model) {
 }
 
 py::dict check(const fem::Model& model, const std::string& display) {
+  const io::ModelCheck checked = io::check_model(model, display);
+  if (checked.refusal) throw Error(io::exit_bad_input, *checked.refusal);
   py::dict facts = describe(model);
-  facts["constraints"] = constraints(model, display);
-  // Counted from the declared couplings, without PETSc (the tableau's pattern is the same).
-  const assembly::PatternSize size = assembly::pattern_size(assembly::block_graph(model.registry));
-  facts["unknowns"] = size.unknowns;
-  facts["nonzeros"] = size.nonzeros;
-  facts["elements"] = element_kinds(model);
+  facts["constraints"] = !checked.has_joints           ? py::object(py::none())
+                         : checked.constraints_tested ? py::str("independent")
+                                                      : py::str("not tested");
+  facts["unknowns"] = checked.size.unknowns;
+  facts["nonzeros"] = checked.size.nonzeros;
+  facts["elements"] = checked.element_kinds;
   py::dict sets;
   for (const fem::NamedSet& set : model.sets)
     sets[py::str(set.name)] = set.nodes.empty() ? set.elements.size() : set.nodes.size();
