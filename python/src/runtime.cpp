@@ -1,10 +1,11 @@
 #include "runtime.hpp"
 
+#include "errors.hpp"
+
 #include "assembly/petsc_session.hpp"
 
 #include <memory>
 #include <set>
-#include <stdexcept>
 
 namespace catena::python {
 
@@ -30,13 +31,13 @@ Runtime& runtime() {
 void start(const std::vector<std::string>& options) {
   Runtime& r = runtime();
   if (r.inherited)
-    throw std::runtime_error("PETSc was started before this process was forked from its parent, and MPI cannot "
+    throw Error(1, "PETSc was started before this process was forked from its parent, and MPI cannot "
                              "run in both: start simulations in the worker processes only, or use the 'spawn' "
                              "start method of multiprocessing");
-  if (r.finished) throw std::runtime_error("PETSc has finished (the interpreter is exiting): no new simulation");
+  if (r.finished) throw Error(1, "PETSc has finished (the interpreter is exiting): no new simulation");
   if (r.session) {
     if (!options.empty())
-      throw std::invalid_argument("PETSc runs already: call catena.start(petsc_options=...) before the first simulation");
+      throw Error(1, "PETSc runs already: call catena.start(petsc_options=...) before the first simulation");
     return;
   }
   r.arguments = {"python3"};

@@ -19,9 +19,9 @@ class PetscUser {
 };
 
 /// Starts PETSc with `options` (PETSc's own, e.g. "-snes_monitor") unless it runs; options given
-/// once it runs are refused (std::invalid_argument), as is a start after the finish.
+/// once it runs are refused (Error), as is a start after the finish or in a forked child.
 void start(const std::vector<std::string>& options);
-/// Starts PETSc without options unless it runs. Throws std::runtime_error after the finish.
+/// Starts PETSc without options unless it runs (Error as `start`).
 void ensure_started();
 [[nodiscard]] bool started();
 
