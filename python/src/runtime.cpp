@@ -2,7 +2,9 @@
 
 #include "errors.hpp"
 
+#include "assembly/petsc_handle.hpp"
 #include "assembly/petsc_session.hpp"
+#include "io/commands.hpp"
 
 #include <memory>
 #include <set>
@@ -31,9 +33,9 @@ Runtime& runtime() {
 void start(const std::vector<std::string>& options) {
   Runtime& r = runtime();
   if (r.inherited)
-    throw Error(1, "PETSc was started before this process was forked from its parent, and MPI cannot "
-                             "run in both: start simulations in the worker processes only, or use the 'spawn' "
-                             "start method of multiprocessing");
+    throw Error(1,
+                "PETSc was started before this process was forked from its parent, and MPI cannot run in both: "
+                "start simulations in the worker processes only, or use the 'spawn' start method of multiprocessing");
   if (r.finished) throw Error(1, "PETSc has finished (the interpreter is exiting): no new simulation");
   if (r.session) {
     if (!options.empty())
@@ -46,7 +48,12 @@ void start(const std::vector<std::string>& options) {
   int argc = static_cast<int>(r.argv.size());
   r.argv.push_back(nullptr);
   char** argv = r.argv.data();
-  r.session = std::make_unique<assembly::PetscSession>(argc, argv);
+  try {
+    r.session = std::make_unique<assembly::PetscSession>(argc, argv);
+  } catch (const assembly::PetscFailure& e) {
+    // PETSc has printed what it refused (an options file it cannot open, a malformed option).
+    throw Error(io::exit_bad_input, std::string("PETSc did not start with the options given (") + e.what() + ")");
+  }
 }
 
 void ensure_started() { start({}); }

@@ -1,7 +1,6 @@
 """The histories of an in-memory run from Python are the command line's energy.csv and
 sensors.csv bit for bit, on every shipped case with a time history (shortened); stepping equals
 running; advance lands on the nominal step."""
-import pathlib
 
 import pytest
 from conftest import SOURCE, assert_same_columns, case, run_cli

@@ -1,6 +1,9 @@
 """Processes: a child forked after PETSc started refuses to start it (MPI cannot run in both)
-and leaves the parent's alone; a child forked before, or spawned, runs (the sweep example)."""
+and leaves the parent's alone; a child forked before, or spawned, runs (the sweep example);
+PETSc's options are given before its start, once per process."""
 import multiprocessing
+import subprocess
+import sys
 
 from conftest import case
 
@@ -38,3 +41,31 @@ def test_a_spawned_child_runs_its_own_simulation():
     child.start()
     child.join(120)
     assert child.exitcode == 0 and queue.get(timeout=5) == "ran"
+
+
+def run_python(code):
+    """`code` in a fresh python3 (PETSc starts once per process) with this package."""
+    result = subprocess.run([sys.executable, "-c", "import catena\n" + code], capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_petsc_options_reach_petsc_before_the_first_simulation_only():
+    printed = run_python(f"""
+catena.start(["-pc_factor_mat_solver_type", "umfpack"])
+print(catena.Model({str(MODEL)!r}, set={{"analysis.t_end": 0.02}}).run()["linear_solver"])
+try:
+    catena.start(["-snes_monitor"])
+except catena.Error as e:
+    print(e.exit_code, e)
+""")
+    assert printed.splitlines() == [
+        "umfpack", "1 PETSc runs already: call catena.start(petsc_options=...) before the first simulation"]
+    printed = run_python("""
+try:
+    catena.start(["-options_file", "/no/such/file"])
+except catena.Error as e:
+    print(e.exit_code, str(e).startswith("PETSc did not start with the options given"))
+""")
+    assert printed.splitlines() == ["2 True"]
