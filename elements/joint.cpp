@@ -24,6 +24,12 @@ using joint_kinematics::relative_rotation;
 
 double law_value(const JointLaw& law, double t) { return law.function ? (*law.function)(t) : 0.0; }
 
+/// 4-point Gauss–Legendre quadrature on [0, 1]: points and weights (exact for degree 7).
+constexpr std::array<double, 4> gauss_points{0.5 - 0.5 * 0.8611363115940526, 0.5 - 0.5 * 0.3399810435848563,
+                                             0.5 + 0.5 * 0.3399810435848563, 0.5 + 0.5 * 0.8611363115940526};
+constexpr std::array<double, 4> gauss_weights{0.5 * 0.3478548451374538, 0.5 * 0.6521451548625461,
+                                              0.5 * 0.6521451548625461, 0.5 * 0.3478548451374538};
+
 /// The relative coordinates of configuration q, the rotations unwrapped near those of `e`.
 Vec6 coordinates_at(const std::array<JointFrame, 2>& frames, const JointDefinition& def, const Vec6& e,
                     const Mat3& relative_rotation_at_commit, const Configuration<double>& q) {
@@ -61,6 +67,11 @@ Joint::Joint(std::string name, std::span<const fem::AttachedNode> nodes, const J
     rotation_[k] = n.rotation;
   }
   if (next != nodes.size()) throw std::invalid_argument(who + "the nodes given are not those of its frames");
+  for (const JointLaw& law : def_.laws)
+    if (law.law_inputs.size() > max_law_inputs || (!law.law_inputs.empty() && !def_.inputs) ||
+        (law.law && law.law->variables().size() != joint_law_variables.size() + law.law_inputs.size()))
+      throw std::invalid_argument(who + "a law of the motion must read the joint's variables and at most " +
+                                  std::to_string(max_law_inputs) + " of the model's inputs");
   for (const Mat3& Q : {a.axes, b.axes})
     if (!((Q.transpose() * Q - Mat3::Identity()).cwiseAbs().maxCoeff() < 1e-9 && Q.determinant() > 0.0))
       throw std::invalid_argument(who + "joint axes must be a rotation");
@@ -283,7 +294,8 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   const Vec12 u = step_unknowns(s);
   const Vec6 lambda = s.values<6>(reaction_);
   const bool is_static = s.time.is_static();
-  const std::array<bool, 2> used{carries_force(true, 0), carries_force(true, 1)};  // groups with multipliers
+  // The groups with multipliers, or read by a law of the motion.
+  const std::array<bool, 2> used{carries_force(true, 0) || laws_read(0), carries_force(true, 1) || laws_read(1)};
   // A joint whose rotations carry no multiplier (a spherical one) never evaluates them here, and
   // in a dynamic step its rows come by hand from a compact start.
   const bool translation_by_hand = by_hand && !is_static && !used[1];
@@ -343,8 +355,10 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
 
   // Constitutive rows, one per component with a multiplier (the sinks skip the others), in the
   // relative coordinates e_{n+1} = E(q_{n+1}) of the end of the step: c(E(q), λ) = 0 with
-  // derivatives dc/de dE and dc/dλ.
+  // derivatives dc/de dE and dc/dλ; a law of the motion couples the components (dlaw_de).
   Vec6 c = Vec6::Zero(), dc_de = Vec6::Zero(), dc_dl = Vec6::Zero();
+  Eigen::Matrix<double, 6, 6> dlaw_de = Eigen::Matrix<double, 6, 6>::Zero();
+  bool coupled = false;
   const double t1 = s.time.t_end();
   for (int k = 0; k < 6; ++k) {
     const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
@@ -372,6 +386,12 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
                  law.damping * (E1[k] - E0[k]) / s.time.h - 0.5 * (law_value(law, s.time.t_n) + law_value(law, t1));
           dc_de[k] = 0.5 * law.stiffness + law.damping / s.time.h;
         }
+        if (law.law) {
+          Row6 dF;
+          c[k] -= law_over_step(k, s, E0, E1, dF);
+          dlaw_de.row(k) = -dF;
+          coupled = true;
+        }
         dc_dl[k] = 1.0;
         break;
     }
@@ -384,7 +404,8 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   }
   if (!jacobian) return;
   j.add<6, 6>(reaction_, reaction_, Eigen::Matrix<double, 6, 6>(dc_dl.asDiagonal()));
-  const Eigen::Matrix<double, 6, 12> dc_du = dc_de.asDiagonal() * dE;
+  Eigen::Matrix<double, 6, 12> dc_du = dc_de.asDiagonal() * dE;
+  if (coupled) dc_du += dlaw_de * dE;
   for (int k = 0; k < 2; ++k) {
     if (!frames_[k].node) continue;
     const std::array<fem::BlockId, 2> rows{displacement_[k], rotation_[k]};
@@ -401,19 +422,62 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   }
 }
 
-void Joint::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::JacobianSink& damping) const {
-  // The constitutive row λ + k (e − e_rest) + c ė − f = 0 of a free or sprung component, with
-  // ė = B(q) q̇: c B on the node rates.
-  if (!active_in_step(s)) return;
-  Vec6 c = Vec6::Zero();
-  for (int k = 0; k < 6; ++k) {
-    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
-    if (law.kind == JointLawKind::Free || law.kind == JointLawKind::Spring) c[k] = law.damping;
+double Joint::law_at(int k, double t, double t_inputs, const Vec6& e, const Vec6& rate, Row6& by_e,
+                     Row6& by_rate) const {
+  const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+  constexpr std::size_t n = joint_law_variables.size();
+  std::array<double, n + max_law_inputs> x{};
+  for (int j = 0; j < 6; ++j) {
+    x[static_cast<std::size_t>(j)] = e[j];
+    x[static_cast<std::size_t>(6 + j)] = rate[j];
   }
-  if (c.isZero()) return;
+  x[12] = e[k];
+  x[13] = rate[k];
+  for (std::size_t i = 0; i < law.law_inputs.size(); ++i) x[n + i] = def_.inputs->held(law.law_inputs[i], t_inputs);
+  std::array<double, n> g{};
+  const double F = law.law->evaluate(t, std::span<const double>(x.data(), n + law.law_inputs.size()), g);
+  for (int j = 0; j < 6; ++j) {
+    by_e[j] = g[static_cast<std::size_t>(j)];
+    by_rate[j] = g[static_cast<std::size_t>(6 + j)];
+  }
+  by_e[k] += g[12];
+  by_rate[k] += g[13];
+  return F;
+}
+
+double Joint::law_over_step(int k, const fem::StepState& s, const Vec6& E0, const Vec6& E1, Row6& dE1) const {
+  Row6 by_e, by_rate;
+  if (s.time.is_static()) return law_at(k, s.time.t_end(), s.time.t_n, E1, Vec6::Zero(), dE1, by_rate);
+  const Vec6 rate = (E1 - E0) / s.time.h;
+  double F = 0.0;
+  dE1.setZero();
+  for (std::size_t q = 0; q < gauss_points.size(); ++q) {
+    const double sq = gauss_points[q], w = gauss_weights[q];
+    F += w * law_at(k, s.time.t_n + sq * s.time.h, s.time.t_n, E0 + sq * (E1 - E0), rate, by_e, by_rate);
+    dE1 += w * (sq * by_e + by_rate / s.time.h);
+  }
+  return F;
+}
+
+void Joint::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::JacobianSink& damping) const {
+  // The constitutive row λ + k (e − e_rest) + c ė − F(e, ė) − f = 0 of a free or sprung
+  // component, with ė = B(q) q̇: (c − ∂F/∂ė) B on the node rates, ∂F/∂ė at the state with rates zero.
+  if (!active_in_step(s)) return;
+  Eigen::Matrix<double, 6, 6> c = Eigen::Matrix<double, 6, 6>::Zero();
   const Start& st = start(s);
   const Configuration<double> q = two_frame::along_step(st.q, step_unknowns(s), Instant::End);
-  const Eigen::Matrix<double, 6, 12> cB = c.asDiagonal() * two_frame::value_and_gradient<6>(q, st.f).second;
+  for (int k = 0; k < 6; ++k) {
+    const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
+    if (law.kind != JointLawKind::Free && law.kind != JointLawKind::Spring) continue;
+    c(k, k) = law.damping;
+    if (law.law) {
+      Row6 by_e, by_rate;
+      static_cast<void>(law_at(k, s.time.t_end(), s.time.t_n, st.f(q.xa, q.Ra, q.xb, q.Rb), Vec6::Zero(), by_e, by_rate));
+      c.row(k) -= by_rate;
+    }
+  }
+  if (c.isZero()) return;
+  const Eigen::Matrix<double, 6, 12> cB = c * two_frame::value_and_gradient<6>(q, st.f).second;
   for (int k = 0; k < 2; ++k) {
     if (!frames_[k].node) continue;
     damping.add<6, 3>(reaction_, displacement_[k], Eigen::Matrix<double, 6, 3>(cB.block<6, 3>(0, 6 * k)));
@@ -434,7 +498,7 @@ void Joint::release_out_of_plane(const Vec3& normal, fem::UnknownRegistry& regis
     // The coordinate stays 0 in the plane: a drive, a force, or a spring's pull towards another
     // rest value would be taken by the plane and do nothing. A spring at rest or a damper does
     // nothing there anyway.
-    if (law.function || (law.stiffness != 0.0 && law.rest != 0.0)) {
+    if (law.function || law.law || (law.stiffness != 0.0 && law.rest != 0.0)) {
       static constexpr std::array<const char*, 6> components{"x", "y", "z", "rx", "ry", "rz"};
       throw std::invalid_argument("joint '" + name() + "': component " + components[static_cast<std::size_t>(c)] +
                                   " leaves the plane of a planar model, which would take what its law gives; "
@@ -484,7 +548,16 @@ void Joint::velocity_constraints(double t, std::span<const fem::NodeState> state
 
 bool Joint::has_multiplier(int component) const {
   const JointLaw& law = def_.laws[static_cast<std::size_t>(component)];
-  return law.kind != JointLawKind::Free || law.function.has_value();
+  return law.kind != JointLawKind::Free || law.function.has_value() || law.law.has_value();
+}
+
+bool Joint::laws_read(int group) const {
+  for (const JointLaw& law : def_.laws) {
+    if (!law.law) continue;
+    for (int j = 3 * group; j < 3 * group + 3; ++j)
+      if (law.law->uses(static_cast<std::size_t>(j)) || law.law->uses(static_cast<std::size_t>(6 + j))) return true;
+  }
+  return false;
 }
 
 /// The end of a step for the unknowns u it was computed for: the frames' carriers and
@@ -569,6 +642,10 @@ void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
       case JointLawKind::Free:
       case JointLawKind::Spring:
         w.external_work += 0.5 * (law_value(law, s.time.t_n) + law_value(law, s.time.t_end())) * de;
+        if (law.law) {
+          Row6 unused;
+          w.external_work += law_over_step(k, s, e_, e1, unused) * de;
+        }
         w.dissipated += law.damping * de * de / s.time.h;
         break;
     }

@@ -37,15 +37,28 @@
 ///     PrescribedRate  e_{n+1} = e_n + h ½(ė(t_n) + ė(t_{n+1}))   (a velocity drive)
 ///     Free / Spring   λ = −k (ē − e_rest) − c Δe/h + ½(f(t_n) + f(t_{n+1})),  ē = ½(e_n + e_{n+1})
 ///                     (free: k = c = 0, f = 0 unless given)
+///     with a law of the motion F (JointLaw::law: a function of every coordinate e_j of the joint,
+///     their rates ė_j, sampled inputs u and t; fem/law.hpp) in place of f(t): its step average
+///                     F̄ = ∫₀¹ F(e_n + s Δe, Δe/h, u(t_n), t_n + s h) ds
+///     by 4-point Gauss–Legendre quadrature (exact for polynomials of degree 7 in s), so that for a
+///     law of e alone F̄ Δe = ∫ F de over the step (a conservative nonlinear spring keeps the energy
+///     to the Newton tolerance), and its exact derivatives ∂F̄/∂e_{n+1,j} (every component: the row
+///     may couple them) in the Jacobian. Static analysis: F(e_{n+1}, 0, u(t_n), t_{n+1}), taken whole
+///     at every load factor of the initial equilibrium, as springs are (only time functions ramp).
+///     A law evaluated at a kink throws fem::LawError (a DomainError: the step is cut).
 /// Energy: λ · Δe is the work the joint does on the nodes: zero for ideal constraints, the drive's
-/// work for prescribed laws and f's (external_work), −Δ(½ k (e − e_rest)²) for springs (strain),
-/// −c Δe²/h for dampers (dissipated). Static analysis: node rows −B(q_{n+1})ᵀ λ, springs at the end
-/// value, no dampers. The trapezoidal scheme uses the midpoint's G as well.
+/// work for prescribed laws and f's and F̄'s (external_work), −Δ(½ k (e − e_rest)²) for springs
+/// (strain), −c Δe²/h for dampers (dissipated). Static analysis: node rows −B(q_{n+1})ᵀ λ, springs
+/// at the end value, no dampers. The trapezoidal scheme uses the midpoint's G as well.
+/// Linearized analyses: k and ∂F/∂e in the static stamp's stiffness, c − ∂F/∂ė (at the state, rates
+/// zero) as damping (stamp_rates).
 /// Activation: outside [active_from, active_until) every component is free with λ = 0 (a released
 /// joint; springs store no energy then); a step is on or off as its middle is, and the sparsity
 /// never changes.
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
+#include "fem/inputs.hpp"
+#include "fem/law.hpp"
 #include "fem/model.hpp"
 #include "fem/start_cache.hpp"
 
@@ -54,6 +67,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace catena::elements {
 
@@ -70,10 +85,25 @@ struct JointFrame {
 
 enum class JointLawKind : std::uint8_t { Free, Prescribed, PrescribedRate, Spring };
 
+/// The variables a joint law of the motion reads, in the order fem::Law takes their values: the
+/// joint's six relative coordinates and their rates, then its own component's coordinate and rate
+/// (`e`, `e_rate`), then the sampled inputs it names (JointLaw::law_inputs).
+inline constexpr std::array<std::string_view, 14> joint_law_variables{
+    "x",      "y",      "z",       "rx",      "ry",      "rz", "x_rate", "y_rate", "z_rate", "rx_rate",
+    "ry_rate", "rz_rate", "e", "e_rate"};
+
+/// The inputs one law of the motion may read at most (its variables live in a fixed array while a
+/// joint stamps).
+inline constexpr std::size_t max_law_inputs = 16;
+
 /// The constitutive choice of one relative coordinate (header comment).
 struct JointLaw {
   JointLawKind kind = JointLawKind::Free;
   std::optional<fem::Expression> function;  ///< g (Prescribed), ė (PrescribedRate), f (Free, Spring)
+  /// Free, Spring: a force law of the motion F in place of f (header); its variables
+  /// joint_law_variables, then the inputs `law_inputs` (indices of fem::Inputs) names.
+  std::optional<fem::Law> law;
+  std::vector<std::size_t> law_inputs;
   double stiffness = 0.0;  ///< k [N/m or N m/rad]
   double damping = 0.0;    ///< c [N s/m or N m s/rad]
   double rest = 0.0;       ///< e_rest [m or rad]
@@ -87,6 +117,8 @@ struct JointDefinition {
   RotationCoordinates rotation = RotationCoordinates::RotationVector;
   double active_from = -std::numeric_limits<double>::infinity();
   double active_until = std::numeric_limits<double>::infinity();
+  /// The model's inputs, which laws of the motion read (fem::Model::inputs); none: no law reads any.
+  std::shared_ptr<const fem::Inputs> inputs;
 };
 
 class Joint final : public fem::Element {
@@ -176,6 +208,18 @@ class Joint final : public fem::Element {
   [[nodiscard]] bool carries_force(bool active, int group) const;
   /// Whether component k has a multiplier unknown (a law, a constraint or a force).
   [[nodiscard]] bool has_multiplier(int component) const;
+  /// Whether a law of the motion reads a coordinate of group g (0: ε, 1: ρ).
+  [[nodiscard]] bool laws_read(int group) const;
+  using Row6 = Eigen::Matrix<double, 1, 6>;
+  /// Component k's law of the motion at coordinates e and rates `rate`, time t, the inputs held
+  /// over a step from t_inputs: its value, and its derivatives by e and ė (`e`, `e_rate` added to
+  /// their component's).
+  [[nodiscard]] double law_at(int k, double t, double t_inputs, const Eigen::Matrix<double, 6, 1>& e,
+                              const Eigen::Matrix<double, 6, 1>& rate, Row6& by_e, Row6& by_rate) const;
+  /// The step average F̄ of component k's law of the motion (or, in statics, its end value) and its
+  /// derivatives by e_{n+1} (header comment).
+  [[nodiscard]] double law_over_step(int k, const fem::StepState& s, const Eigen::Matrix<double, 6, 1>& E0,
+                                     const Eigen::Matrix<double, 6, 1>& E1, Row6& dE1) const;
   /// The node unknowns of the step in the order of two_frame (zeros for the ground).
   [[nodiscard]] Eigen::Matrix<double, 12, 1> step_unknowns(const fem::StepState& s) const;
   struct End;

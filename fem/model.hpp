@@ -4,6 +4,7 @@
 /// benchmarks); consumed by the tableau and the time integrator.
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
+#include "fem/inputs.hpp"
 #include "fem/node.hpp"
 #include "fem/sensor.hpp"
 #include "fem/time_scheme.hpp"
@@ -125,6 +126,10 @@ class Model {
   /// messages about the element found after reading (a joint whose constraints are redundant, a
   /// beam collapsing in a step: element_description).
   std::map<std::string, std::string, std::less<>> origins;
+  /// The named inputs (`inputs`, fem/inputs.hpp) the laws read, shared with the elements that read
+  /// them: their address stays fixed when the model moves. A program sets them between steps
+  /// (`model.inputs->set(name, value)`).
+  std::shared_ptr<Inputs> inputs = std::make_shared<Inputs>();
 
   /// Adds a node and its unknown blocks; returns its id.
   NodeId add_node(std::string node_name, const Vec3& position, NodeKind kind = NodeKind::Point);

@@ -43,13 +43,17 @@ inline constexpr std::array joint_keys{
     ModelKey{"joints[].laws.*", "rate", "no", "m/s or rad/s", "", "",
              "e_k advances by ∫ ė dt, ė a function of `t`: a driven velocity (`rate: omega`)"},
     ModelKey{"joints[].laws.*", "stiffness", "no", "N/m or N m/rad", "0", ">= 0",
-             "free component only: k in λ_k = −k (e_k − rest) − c ė_k + f(t)"},
+             "free component only: k in λ_k = −k (e_k − rest) − c ė_k + F; a constant (a stiffness that varies "
+             "with the motion is a law in `force`)"},
     ModelKey{"joints[].laws.*", "damping", "no", "N s/m or N m s/rad", "0", ">= 0",
-             "free component only: c in λ_k = −k (e_k − rest) − c ė_k + f(t)"},
+             "free component only: c in λ_k = −k (e_k − rest) − c ė_k + F; a constant (a damping that varies "
+             "with the motion is a law in `force`)"},
     ModelKey{"joints[].laws.*", "rest", "no", "m or rad", "0", "",
-             "free component only: rest in λ_k = −k (e_k − rest) − c ė_k + f(t)"},
+             "free component only: rest in λ_k = −k (e_k − rest) − c ė_k + F"},
     ModelKey{"joints[].laws.*", "force", "no", "N or N m", "0", "",
-             "free component only: f(t), a function of `t`, in λ_k = −k (e_k − rest) − c ė_k + f(t)"},
+             "free component only: F in λ_k = −k (e_k − rest) − c ė_k + F: a function of `t`, or a law of the "
+             "motion, an expression of the joint's coordinates and rates, the inputs and `t` "
+             "([below](#laws-of-the-motion))"},
 
     ModelKey{"chains[]", "name", "yes", "", "", "", "names the generated nodes, bodies and joints"},
     ModelKey{"chains[]", "bodies", "with `from`; optional with `points`", "", "number of points − 1", ">= 1, integer",

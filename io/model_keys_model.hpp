@@ -34,6 +34,9 @@ inline constexpr std::array model_keys{
     ModelKey{"", "chains", "no", "", "", "", "generated chains of n rigid bodies joined by a joint kind"},
     ModelKey{"", "sets", "no", "", "", "",
              "named sets of nodes or of elements, for supports, masses, loads and sensors"},
+    ModelKey{"", "inputs", "no", "", "", "",
+             "named inputs that laws of the motion read, held over each step (zero-order hold): set by a program "
+             "between steps, or following a table ([below](#inputs))"},
     ModelKey{"", "output", "no", "", "", "",
              "how often VTK frames are written (`vtk_every`, `dt`), checkpoints of long runs (`checkpoint_every`) "
              "([below](#output))"},
@@ -52,6 +55,15 @@ inline constexpr std::array model_keys{
     ModelKey{"*[].repeat", "step", "no", "", "1", "integer, != 0",
              "with `step: -1` the index counts down. No value is read when `to` is before `from`. At most 100000 "
              "repetitions"},
+
+    ModelKey{"inputs[]", "name", "yes", "", "", "a new name",
+             "the name laws use (letters, digits, `_`): not a parameter, `t`, a predefined name or a variable of "
+             "the laws of the motion (`e`, `x`, `x_rate`, ...)"},
+    ModelKey{"inputs[]", "value", "one of `value` and `table`", "", "", "",
+             "its value until a program sets another (between steps; a number or an expression of parameters)"},
+    ModelKey{"inputs[]", "table", "one of `value` and `table`", "", "", "times increasing",
+             "rows `[t, value]`: over a step from t_n it holds the value of the last row with t ≤ t_n (the first "
+             "row's before it); a program cannot set it"},
 
     ModelKey{"sets[]", "name", "yes", "", "", "", "unique set name"},
     ModelKey{"sets[]", "nodes", "one of `nodes` and `elements`", "", "", "",

@@ -29,6 +29,7 @@ fem::Model build(Cursor root) {
   reader::ModelContext context(std::move(root));
   reader::read_model_name(context);
   reader::read_parameters(context);
+  reader::read_inputs(context);  // before the sections whose laws read them
   reader::read_planar(context);  // loads and gravity must lie in the plane
   reader::read_gravity(context);
   reader::read_nodes(context);

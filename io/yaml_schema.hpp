@@ -21,6 +21,7 @@ inline constexpr auto& chain = keys_of<"chains[]">;
 /// The joint of a chain (between its bodies, or to the ground at its first end).
 inline constexpr auto& chain_joint = keys_of<"chains[].joint">;
 inline constexpr auto& set = keys_of<"sets[]">;
+inline constexpr auto& input = keys_of<"inputs[]">;
 /// A sensor's frame given as a mapping: exactly one of these.
 inline constexpr auto& sensor_frame = keys_of<"sensors[].frame">;
 inline constexpr auto& joint = keys_of<"joints[]">;
@@ -86,6 +87,7 @@ constexpr std::span<const std::string_view> known_keys(std::string_view context)
   if (context == "chains[]") return chain;
   if (context == "chains[].joint" || context == "chains[].ground") return chain_joint;
   if (context == "sets[]") return set;
+  if (context == "inputs[]") return input;
   if (context == "joints[]") return joint;
   if (context == "joints[].laws") return joint_components;
   if (context.starts_with("joints[].laws.")) return joint_law;

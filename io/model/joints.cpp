@@ -67,13 +67,23 @@ void read_joint_laws(const ModelContext& context, const Cursor& c, std::string_v
               " joint; expected a force law (stiffness, damping, rest, force) on a free component only, or a "
               "prescribed motion (prescribed, rate)");
     const std::string force_unit = rotation ? "N m" : "N";
+    const std::span<const std::string_view> variables = elements::joint_law_variables;
+    for (const std::string_view key : {"stiffness", "damping", "rest"})
+      if (const auto f = lc.find(key)) refuse_motion_variables(context, *f, variables, key);
     if (const auto f = lc.find("stiffness"))
       law.stiffness = read_number(*f, parameters, Quantity{"stiffness", force_unit + "/" + unit, Bound::NonNegative});
     if (const auto f = lc.find("damping"))
       law.damping = read_number(*f, parameters, Quantity{"damping", force_unit + " s/" + unit, Bound::NonNegative});
     if (const auto f = lc.find("rest")) law.rest = read_number(*f, parameters, Quantity{"rest value", unit});
-    if (const auto f = lc.find("force"))
-      law.function = read_time_function(*f, parameters, Quantity{rotation ? "moment" : "force", force_unit});
+    if (const auto f = lc.find("force")) {
+      if (std::optional<MotionLaw> motion = read_motion_law(context, *f, variables, "a joint law")) {
+        law.law.emplace(std::move(motion->law));
+        law.law_inputs = std::move(motion->inputs);
+        d.inputs = context.model.inputs;
+      } else {
+        law.function = read_time_function(*f, parameters, Quantity{rotation ? "moment" : "force", force_unit});
+      }
+    }
     if (law.stiffness > 0.0 || law.damping > 0.0) law.kind = elements::JointLawKind::Spring;
   }
 }

@@ -7,6 +7,7 @@
 #include "io/model/model_context.hpp"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,34 @@ void check_parameter_name(const Cursor& c, const std::string& name);
 /// A name that expressions do not reserve: not `t` (time), not a predefined constant (pi, _pi, _e),
 /// not a built-in function; else fails with "...; expected another <what>".
 void check_unreserved_name(const Cursor& c, const std::string& name, std::string_view what);
+
+// inputs.cpp: `inputs`, the named values laws of the motion read (fem/inputs.hpp), into the
+// model's; after the parameters (an input may not be one), before the sections with laws.
+void read_inputs(ModelContext& context);
+
+// motion_laws.cpp: laws of the motion (fem/law.hpp) in forces.
+/// Whether `name` is a variable of a law of the motion (reserved: no input may be called so).
+[[nodiscard]] bool is_law_variable(std::string_view name);
+/// Those variables, for messages.
+[[nodiscard]] std::string law_variables_note();
+/// A law of the motion and the inputs it reads (indices of fem::Inputs, in the order of its
+/// variables after `variables`).
+struct MotionLaw {
+  fem::Law law;
+  std::vector<std::size_t> inputs;
+};
+/// The force at `c` as a law of the motion when its text names one of `variables` (those of
+/// `whose`: "a joint law") or an input; nothing when it names neither (a function of time, read as
+/// before). Fails, at `c`, for a name that is unknown (listing what the law may use) or that is
+/// both a parameter and a variable or an input, and for a text muparser or the derivative rules
+/// refuse.
+[[nodiscard]] std::optional<MotionLaw> read_motion_law(const ModelContext& context, const Cursor& c,
+                                                       std::span<const std::string_view> variables,
+                                                       std::string_view whose);
+/// Fails when the constant `key` at `c` (a stiffness, a damping) names a variable of the motion
+/// or an input, saying to write the law in `force:`.
+void refuse_motion_variables(const ModelContext& context, const Cursor& c, std::span<const std::string_view> variables,
+                             std::string_view key);
 
 // nodes.cpp: nodes, and what applies to every node once all exist.
 void read_nodes(ModelContext& context);

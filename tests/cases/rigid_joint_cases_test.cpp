@@ -1,6 +1,6 @@
 // Rigid-body and joint case regressions (docs/benchmarks.md "Rigid bodies and joints"):
-// bipendulum-spherical, bipendulum-damped, double-pendulum-follower, slider-crank-rigid and
-// heavy-top, each model file run in-process on a shortened run and checked against the references
+// bipendulum-spherical, bipendulum-damped, double-pendulum-follower, slider-crank-rigid,
+// heavy-top and duffing, each model file run in-process on a shortened run and checked against the references
 // and tolerances of its reference.yaml or reference.csv.
 #include "support/case_reference.hpp"
 #include "support/case_runner.hpp"
@@ -180,6 +180,40 @@ TEST(CaseHeavyTop, QuaternionMatchesTheReferenceAtSecondOrder) {
     EXPECT_LT(c.rec.max_balance_drift(), 1e-10 * k0) << "dt = " << dt;
     EXPECT_LT(max_lz_drift(c), 1e-10 * k0) << "dt = " << dt;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// duffing: a body on a slider under the law of the motion -k1 e - k3 e³; its period against the
+// energy integral's closed form (cases/duffing/reference.py), second order in dt, energy to the
+// Newton tolerance.
+
+/// The mean spacing of the upward zero crossings of sensor e, interpolated linearly between rows.
+double duffing_period(const CaseRun& c) {
+  const std::size_t e = sensor_index(c.model, "e");
+  std::vector<double> crossings;
+  for (std::size_t k = 0; k + 1 < c.rec.rows.size(); ++k) {
+    const auto &a = c.rec.rows[k], &b = c.rec.rows[k + 1];
+    if (a.sensors[e] < 0.0 && b.sensors[e] >= 0.0)
+      crossings.push_back(a.t - a.sensors[e] * (b.t - a.t) / (b.sensors[e] - a.sensors[e]));
+  }
+  EXPECT_GE(crossings.size(), 5U);
+  return (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
+}
+
+TEST(CaseDuffing, PeriodMatchesTheEnergyIntegralToSecondOrder) {
+  const CaseReference ref("duffing");
+  const double T = ref.number("period");
+  std::array<double, 2> error{};
+  for (std::size_t k = 0; k < 2; ++k) {
+    const CaseRun c = run_case("duffing", {k == 0 ? "analysis.dt=0.01" : "analysis.dt=0.005"});
+    error[k] = (duffing_period(c) - T) / T;
+    EXPECT_LT(c.rec.max_balance_drift(), ref.number("energy_tolerance") * ref.number("energy_scale_K0"));
+    double largest = 0.0;
+    for (const auto& r : c.rec.rows) largest = std::max(largest, std::abs(r.sensors[sensor_index(c.model, "e")]));
+    EXPECT_NEAR(largest, ref.number("amplitude"), 1e-3 * ref.number("amplitude"));
+  }
+  EXPECT_LT(std::abs(error[0]), ref.number("tolerance"));  // measured 6.4e-5
+  EXPECT_NEAR(error[0] / error[1], 4.0, ref.number("order_tolerance"));
 }
 
 }  // namespace

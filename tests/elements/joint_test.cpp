@@ -17,6 +17,7 @@
 #include <numbers>
 #include <optional>
 #include <random>
+#include <tuple>
 
 namespace catena::elements {
 namespace {
@@ -452,6 +453,115 @@ TEST(Joint, FreeBodiesJoinedKeepEnergyAndMomenta) {
     EXPECT_LT(dp, 1e-10 * e0.momentum.norm()) << kind;
     EXPECT_LT(dl, 1e-10 * e0.angular_momentum.norm()) << kind;
   }
+}
+
+// ---- Laws of the motion (JointLaw::law) ----
+
+/// A joint of `kind` whose components `laws` are laws of the motion, reading the input `u` = 0.7.
+JointDefinition with_laws(std::string_view kind, const std::vector<std::pair<int, std::string>>& laws) {
+  const fem::ParameterTable p{{"Tmax", 0.5}, {"Kp", 30.0}, {"Kd", 4.0}, {"th", 0.1}, {"k1", 40.0}, {"k3", 900.0}};
+  JointDefinition def = joint_definition(kind);
+  auto inputs = std::make_shared<fem::Inputs>();
+  inputs->add("u", 0.7);
+  def.inputs = inputs;
+  std::vector<std::string> variables(joint_law_variables.begin(), joint_law_variables.end());
+  variables.emplace_back("u");
+  for (const auto& [k, text] : laws) {
+    JointLaw& law = def.laws[static_cast<std::size_t>(k)];
+    law.law.emplace(text, p, variables, joint_law_variables.size(), "test");
+    law.law_inputs = {0};
+  }
+  return def;
+}
+
+TEST(JointTangent, LawsOfTheMotion) {
+  // Laws that couple translations and rotations, rates, an input and t; a saturated PD law on a
+  // hinge (saturated and not); a law on a free rotation that reads a held translation.
+  const std::vector<std::tuple<std::string_view, std::vector<std::pair<int, std::string>>>> cases{
+      {"free",
+       {{0, "-3*x - 2*rz*x_rate + u - 0.5*x^3"}, {5, "-5*rz^3 - 0.2*rz_rate*abs(rz_rate) + x*z + sin(t)"}}},
+      {"revolute", {{5, "max(-Tmax, min(Tmax, -Kp*(e - th) - Kd*e_rate))"}}},
+      {"revolute", {{5, "max(-100, min(100, -Kp*(e - th*u) - Kd*e_rate))"}}},
+      {"prismatic", {{2, "-k1*e - k3*e^3 + e_rate*rz"}}},
+      {"spherical", {{3, "-4*rx - z*rx_rate + ry*rz"}}},
+  };
+  unsigned seed = 600;
+  for (const auto& [kind, laws] : cases) {
+    const auto definition = [&] { return with_laws(kind, laws); };
+    for (const bool ground : {false, true})
+      for (const double size : {0.3, 1e-3}) {
+        check_joint_tangent(kind, ground, fem::TimeScheme::Midpoint, size, 0.0, seed++, definition);
+        check_joint_tangent(kind, ground, fem::TimeScheme::Static, size, 0.0, seed++, definition);
+      }
+  }
+}
+
+TEST(Joint, LinearLawStampsAsSpringAndDamper) {
+  // F = -Kp e - Kd ė on a hinge is the spring and damper k = Kp, c = Kd: the same static
+  // stiffness and linearized damping (stamp_rates: c - ∂F/∂ė), though a dynamic step averages the
+  // law by quadrature (the same for a linear law).
+  JointDefinition keys = joint_definition("revolute");
+  keys.laws[5].kind = JointLawKind::Spring;
+  keys.laws[5].stiffness = 30.0;
+  keys.laws[5].damping = 4.0;
+  JointModel a("revolute", true, Vec3::Zero(), 0.0, &keys);
+  JointDefinition law = with_laws("revolute", {{5, "-Kp*e - Kd*e_rate"}});
+  JointModel b("revolute", true, Vec3::Zero(), 0.0, &law);
+  for (const fem::TimeScheme scheme : {fem::TimeScheme::Static, fem::TimeScheme::Midpoint}) {
+    TrialState sa(a.model), sb(b.model);
+    sa.scheme = sb.scheme = scheme;
+    std::mt19937 rng(700);
+    std::uniform_real_distribution<double> u(-0.2, 0.2);
+    for (std::size_t i = 0; i < sa.trial.size(); ++i) sa.trial[i] = sb.trial[i] = u(rng);
+    const Eigen::MatrixXd Ja = testing::element_jacobian(a.model, *a.joint, sa);
+    const Eigen::MatrixXd Jb = testing::element_jacobian(b.model, *b.joint, sb);
+    EXPECT_LT((Ja - Jb).cwiseAbs().maxCoeff(), 1e-12 * Ja.cwiseAbs().maxCoeff());
+    EXPECT_LT((testing::element_residual(a.model, *a.joint, sa) - testing::element_residual(b.model, *b.joint, sb))
+                  .cwiseAbs()
+                  .maxCoeff(),
+              1e-12);
+  }
+  TrialState sa(a.model), sb(b.model);
+  sa.scheme = sb.scheme = fem::TimeScheme::Static;
+  fem::NullJacobianSink none;
+  fem::DenseJacobian Da(sa.map, static_cast<int>(sa.trial.size())), Db(sb.map, static_cast<int>(sb.trial.size()));
+  a.joint->stamp_rates(sa.view(a.model), none, Da);
+  b.joint->stamp_rates(sb.view(b.model), none, Db);
+  EXPECT_GT(Da.J.cwiseAbs().maxCoeff(), 1.0);
+  EXPECT_LT((Da.J - Db.J).cwiseAbs().maxCoeff(), 1e-12 * Da.J.cwiseAbs().maxCoeff());
+}
+
+TEST(Joint, NonlinearSpringLawConservesEnergy) {
+  // A body on a slider to the ground under F = -k1 e - k3 e³ (a hardening Duffing spring), started
+  // with a speed that stretches it far into its cubic part: kinetic energy plus the law's
+  // potential ∫ -F de is constant to the Newton tolerance, the law's work booked as external work
+  // (the step average of F by quadrature makes F̄ Δe = -ΔV exactly for a cubic).
+  const double mass = 2.0, k1 = 40.0, k3 = 900.0;
+  fem::Model m;
+  const fem::NodeId body = m.add_node("body", Vec3::Zero(), fem::NodeKind::Frame);
+  m.initial_state[0].velocity = Vec3(0, 0, 3.0);
+  m.add_element<RigidBody>("B", m.attach(body), RigidBodyProperties{mass, 0.1 * Mat3::Identity(), Vec3::Zero()});
+  JointFrame ground, fb;
+  fb.node = body;
+  JointDefinition def = with_laws("prismatic", {{2, "-k1*e - k3*e^3"}});
+  auto& slider = m.add_element<Joint>("slider", attach_frames(m, ground, fb), ground, fb, std::move(def), 1.0);
+  TrialState s(m);
+  s.h = 0.01;
+  const double e0 = testing::model_energy(m, s.committed).kinetic;
+  double work = 0.0, drift = 0.0, largest = 0.0;
+  for (int step = 0; step < 200; ++step) {
+    testing::predict(m, s);
+    testing::newton(m, s, 1e-12);
+    work += testing::model_step_work(m, s).external_work;
+    testing::commit(m, s);
+    const double e = slider.committed_coordinates()[2];
+    const double potential = 0.5 * k1 * e * e + 0.25 * k3 * e * e * e * e;
+    largest = std::max(largest, std::abs(e));
+    drift = std::max(drift, std::abs(testing::model_energy(m, s.committed).kinetic - work - e0));
+    EXPECT_NEAR(work, -potential, 1e-9 * e0) << "step " << step;
+  }
+  EXPECT_GT(largest, 0.1);  // k3 e² > 9 k1: far from linear
+  EXPECT_LT(drift, 1e-9 * e0);
 }
 
 }  // namespace

@@ -121,6 +121,15 @@ class RunData:
             return float(np.max(np.abs(y - y[0])))
         return float(np.max(np.abs(self.after(y, t0) - self.at(y, t0))))
 
+    def of(self, name):
+        """Another run of the case as its checks see it; that run must have completed."""
+        if name not in self._runs:
+            raise KeyError(f"no run '{name}' in case {self._refs.case}")
+        run = self._runs[name]
+        if run.returncode != 0:
+            raise RuntimeError(f"run '{run.name}': {run.message}")
+        return RunData(run, self._runs, self._refs)
+
     def other(self, name, col, t0):
         """Column col of another run of the case, at time t0; that run must have completed."""
         if name not in self._runs:
