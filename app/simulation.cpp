@@ -457,9 +457,14 @@ Outcome Simulation::run() {
 }
 
 void Simulation::set_input(const std::string& name, double value) {
-  (void)name;
-  (void)value;
-  throw std::invalid_argument("set_input: named inputs arrive with the model's `inputs:` section");
+  model_->inputs->set(name, value);
+  // The models of the parameters' perturbed values read the same input: their derivatives are
+  // at the inputs the run has.
+  for (const auto* derivatives : {setup_->sensitivity ? &setup_->sensitivity->parameters() : nullptr,
+                                  setup_->adjoint ? &setup_->adjoint->parameters() : nullptr})
+    if (derivatives)
+      for (const solvers::ParameterModels& p : *derivatives)
+        for (const std::unique_ptr<fem::Model>& m : p.models) m->inputs->set(name, value);
 }
 
 }  // namespace catena::app

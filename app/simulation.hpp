@@ -121,6 +121,7 @@ class Simulation {
   [[nodiscard]] const History& history() const { return history_; }
   [[nodiscard]] solvers::RunStatistics statistics() const;
   /// Sets a named input of the model (`inputs:` with `value:`), held from the next step on.
+  /// Throws std::invalid_argument for an unknown name or an input that follows a table.
   void set_input(const std::string& name, double value);
   /// The state to continue from after the current step, with the model's fingerprint, as a
   /// checkpoint file holds it (collective): for SimulationOptions::resume.

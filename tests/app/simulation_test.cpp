@@ -181,6 +181,33 @@ TEST(Simulation, SavedCheckpointIsOneTheCommandLineContinues) {
   for (std::size_t r = 0; r < rest.size(); ++r) EXPECT_EQ(rest[r], whole[whole.size() - rest.size() + r]);
 }
 
+TEST(Simulation, AnInputSetBetweenStepsIsHeldOverTheNextSteps) {
+  // A 2 kg block on a slider pushed by the input F: the midpoint rule integrates a force held
+  // over the steps exactly, v = F t_F / m after F acts for t_F.
+  const fs::path model = testing::write_temp("simulation", "pushed.yaml",
+                                             "name: pushed\n"
+                                             "inputs: [{name: F, value: 0}]\n"
+                                             "nodes: [{name: body, position: [0, 0, 0]}]\n"
+                                             "rigid_bodies: [{name: block, node: body, mass: 2, inertia: [1, 1, 1]}]\n"
+                                             "joints: [{name: slider, kind: prismatic, node: body, axis: [1, 0, 0],\n"
+                                             "          laws: {z: {force: F}}}]\n"
+                                             "analysis: {dt: 0.1, t_end: 1}\n"
+                                             "sensors: [{name: v, node: body, quantity: velocity, component: x}]\n");
+  io::RunOptions run;
+  run.model = model;
+  run.quiet = true;
+  Simulation sim(in_memory(run));
+  sim.advance_to(0.3);
+  EXPECT_EQ(sim.sensor_values().at(0), 0.0);
+  sim.set_input("F", 4.0);
+  sim.advance_to(0.8);
+  EXPECT_NEAR(sim.sensor_values().at(0), 4.0 * 0.5 / 2.0, 1e-12);
+  sim.set_input("F", 0.0);
+  sim.advance_to(1.0);
+  EXPECT_NEAR(sim.sensor_values().at(0), 1.0, 1e-12);
+  EXPECT_THROW(sim.set_input("G", 1.0), std::invalid_argument);
+}
+
 TEST(Simulation, BadInputIsARunErrorWithTheLocatedMessage) {
   const fs::path model = testing::write_temp("simulation", "bad.yaml",
                                              "name: bad\nnodes:\n  - {name: a, position: [0, 0, 0]}\n"

@@ -9,6 +9,9 @@
 #include "support/case_runner.hpp"
 
 #include <gtest/gtest.h>
+#include <petscmat.h>
+
+#include <memory>
 
 #include <algorithm>
 #include <array>
@@ -24,15 +27,40 @@ using testing::record;
 
 constexpr std::array<const char*, 3> kPairs{"rigid", "flexible_1", "flexible_2"};
 
-/// The closed loop's modes about its equilibrium at theta_ref, with `elements` beam elements.
-solvers::EigenResult closed_loop_modes(int elements) {
-  const std::vector<std::string> overrides{"n=" + std::to_string(elements), "analysis.type=eigen", "analysis.modes=4"};
-  fem::Model model = io::read_model(std::string(CATENA_SOURCE_DIR) + "/cases/flexible-arm-pd/model.yaml", overrides);
-  elements::add_node_inertia(model);
-  solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
-  analysis.establish_state();
-  analysis.linearize();
-  return analysis.modes();
+/// The same controller as the joint's constant-coefficient law (the model writes it as a law of
+/// the motion, -Kp*(e - theta_ref) - Kd*e_rate).
+const std::vector<std::string> kConstantCoefficients{"joints.0.laws.rz.force=Kp*theta_ref",
+                                                     "joints.0.laws.rz.stiffness=Kp", "joints.0.laws.rz.damping=Kd"};
+
+/// The closed loop linearized about its equilibrium at theta_ref, with `elements` beam elements.
+struct ClosedLoop {
+  fem::Model model;
+  std::unique_ptr<solvers::LinearizedAnalysis> analysis;
+};
+
+ClosedLoop closed_loop(int elements, const std::vector<std::string>& more = {}) {
+  std::vector<std::string> overrides{"n=" + std::to_string(elements), "analysis.type=eigen", "analysis.modes=4"};
+  overrides.insert(overrides.end(), more.begin(), more.end());
+  ClosedLoop c{io::read_model(std::string(CATENA_SOURCE_DIR) + "/cases/flexible-arm-pd/model.yaml", overrides), {}};
+  elements::add_node_inertia(c.model);
+  c.analysis = std::make_unique<solvers::LinearizedAnalysis>(c.model, PETSC_COMM_WORLD);
+  c.analysis->establish_state();
+  c.analysis->linearize();
+  return c;
+}
+
+solvers::EigenResult closed_loop_modes(int elements) { return closed_loop(elements).analysis->modes(); }
+
+/// ‖a − b‖ / ‖b‖ in the Frobenius norm (same numbering: the same model).
+double relative_difference(Mat a, Mat b) {
+  Mat d = nullptr;
+  MatDuplicate(a, MAT_COPY_VALUES, &d);
+  MatAXPY(d, -1.0, b, DIFFERENT_NONZERO_PATTERN);
+  PetscReal nd = 0.0, nb = 0.0;
+  MatNorm(d, NORM_FROBENIUS, &nd);
+  MatNorm(b, NORM_FROBENIUS, &nb);
+  MatDestroy(&d);
+  return nd / nb;
 }
 
 TEST(CaseFlexibleArmPd, ClosedLoopPairsMatchTheModalModelAndConvergeAtOrderTwo) {
@@ -61,6 +89,38 @@ TEST(CaseFlexibleArmPd, ClosedLoopPairsMatchTheModalModelAndConvergeAtOrderTwo) 
     record(std::string(kPairs[k]) + "_order", order);
     EXPECT_NEAR(order, 2.0, ref.number("tolerances/order")) << kPairs[k];
   }
+}
+
+TEST(CaseFlexibleArmPd, ControllerAsALawOfTheMotionEqualsTheConstantCoefficientLaw) {
+  // The law's exact derivatives are the linearized problem's stiffness Kp and damping Kd: the
+  // same matrices (about equilibria that agree to Newton's tolerance), the same pairs (to the
+  // eigensolver's convergence).
+  const ClosedLoop law = closed_loop(10);
+  const ClosedLoop constant = closed_loop(10, kConstantCoefficients);
+  EXPECT_LT(relative_difference(law.analysis->stiffness(), constant.analysis->stiffness()), 1e-11);
+  EXPECT_LT(relative_difference(law.analysis->damping(), constant.analysis->damping()), 1e-14);
+  const solvers::EigenResult law_modes = law.analysis->modes();
+  const solvers::EigenResult constant_modes = constant.analysis->modes();
+  ASSERT_EQ(law_modes.modes.size(), constant_modes.modes.size());
+  for (std::size_t k = 0; k < law_modes.modes.size(); ++k)
+    EXPECT_LT(std::abs(law_modes.modes[k].s / constant_modes.modes[k].s - 1.0), 1e-6) << "pair " << k;
+  // The time runs agree to Newton's tolerance (the law's step average of a linear law is its
+  // midpoint value, summed in another order).
+  std::vector<std::string> short_run{"n=10", "analysis.t_end=0.5"};
+  const testing::CaseRun a = testing::run_case("flexible-arm-pd", short_run);
+  short_run.insert(short_run.end(), kConstantCoefficients.begin(), kConstantCoefficients.end());
+  const testing::CaseRun b = testing::run_case("flexible-arm-pd", short_run);
+  ASSERT_EQ(a.rec.rows.size(), b.rec.rows.size());
+  const std::size_t angle = testing::sensor_index(a.model, "hub_angle");
+  const std::size_t torque = testing::sensor_index(a.model, "hub_torque");
+  double angle_difference = 0.0, torque_difference = 0.0;
+  for (std::size_t k = 0; k < a.rec.rows.size(); ++k) {
+    angle_difference = std::max(angle_difference, std::abs(a.rec.rows[k].sensors[angle] - b.rec.rows[k].sensors[angle]));
+    torque_difference =
+        std::max(torque_difference, std::abs(a.rec.rows[k].sensors[torque] - b.rec.rows[k].sensors[torque]));
+  }
+  EXPECT_LT(angle_difference, 1e-9 * 0.1);  // of theta_ref
+  EXPECT_LT(torque_difference, 1e-9 * 1.0);  // of Kp theta_ref [N m]
 }
 
 /// The last time |theta - theta_ref| crosses `band` theta_ref, interpolated between rows.
