@@ -7,7 +7,7 @@ from conftest import SOURCE, assert_same_columns, case, run_cli
 
 import catena
 
-STEPS = 25  # nominal steps of each case's short run
+STEPS = 100  # nominal steps of each case's short run
 
 
 def time_history_cases():
