@@ -6,10 +6,14 @@
 #include "assembly/petsc_session.hpp"
 #include "io/commands.hpp"
 
+#include <pybind11/pybind11.h>
+
 #include <memory>
 #include <set>
 
 namespace catena::python {
+
+namespace py = pybind11;
 
 namespace {
 
@@ -54,6 +58,10 @@ void start(const std::vector<std::string>& options) {
     // PETSc has printed what it refused (an options file it cannot open, a malformed option).
     throw Error(io::exit_bad_input, std::string("PETSc did not start with the options given (") + e.what() + ")");
   }
+  // multiprocessing's workers end by os._exit, past the interpreter's exit handlers, but after its
+  // own finalizers: there PETSc finishes too (else a worker leaves its Open MPI session folder).
+  py::module_::import("multiprocessing.util")
+      .attr("Finalize")(py::none(), py::cpp_function(&finish), py::arg("exitpriority") = 0);
 }
 
 void ensure_started() { start({}); }

@@ -2,6 +2,7 @@
 and leaves the parent's alone; a child forked before, or spawned, runs (the sweep example);
 PETSc's options are given before its start, once per process."""
 import multiprocessing
+import os
 import subprocess
 import sys
 
@@ -43,10 +44,26 @@ def test_a_spawned_child_runs_its_own_simulation():
     assert child.exitcode == 0 and queue.get(timeout=5) == "ran"
 
 
-def run_python(code):
+def test_workers_forked_before_petsc_started_run_and_finish_it(tmp_path):
+    # A pool as the sweep example makes it ("fork": the workers end by os._exit, past the exit
+    # handlers); each worker's Open MPI session folder goes to TMPDIR, and is removed when its
+    # PETSc finishes.
+    printed = run_python(f"""
+import concurrent.futures, multiprocessing
+def steps(t_end):
+    return catena.Model({str(MODEL)!r}, set={{"analysis.t_end": t_end}}).simulate().run()["steps"]
+if __name__ == "__main__":
+    with concurrent.futures.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        print(list(pool.map(steps, [0.02, 0.03])))
+""", TMPDIR=str(tmp_path))
+    assert printed.splitlines() == ["[2, 3]"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def run_python(code, **environment):
     """`code` in a fresh python3 (PETSc starts once per process) with this package."""
     result = subprocess.run([sys.executable, "-c", "import catena\n" + code], capture_output=True, text=True,
-                            timeout=120, check=False)
+                            env=dict(os.environ, **environment), timeout=120, check=False)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
