@@ -32,7 +32,7 @@ export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
 export CCACHE_BASEDIR := $(CURDIR)
 endif
 
-.PHONY: deps configure build demo test test-release test-asan fuzz clean
+.PHONY: deps configure build demo test test-release test-python test-asan fuzz clean
 
 deps:
 	@tools/install-deps
@@ -66,22 +66,28 @@ demo: build
 	  else echo "Movie:          tools/render failed, see out/$(DEMO_CASE)/render.log"; fi; \
 	fi
 
-# `make test` (what CI runs, .ci/run): the release tests (`make test-release`, all of ctest), then
-# the unit and system tests again under AddressSanitizer + LeakSanitizer + UBSan (`make test-asan`,
-# tools/asan-test), then the model reader's fuzzer for FUZZ_SECONDS (`make fuzz`,
-# tools/fuzz-model-reader); each phase fails on any finding, and the last lines repeat each
-# phase's summary (README, "Reliability").
+# `make test` (what CI runs, .ci/run): the release tests (`make test-release`, all of ctest), the
+# Python module's (`make test-python`, pytest on python/tests/), then the unit and system tests
+# again under AddressSanitizer + LeakSanitizer + UBSan (`make test-asan`, tools/asan-test), then
+# the model reader's fuzzer for FUZZ_SECONDS (`make fuzz`, tools/fuzz-model-reader); each phase
+# fails on any finding, and the last lines repeat each phase's summary (README, "Reliability").
 FUZZ_SECONDS ?= 120
 
-test: test-release
+test: test-release test-python
 	@JOBS=$(JOBS) tools/asan-test
 	@JOBS=$(JOBS) tools/fuzz-model-reader $(FUZZ_SECONDS)
 	@echo
 	@echo "release: $$(grep -E '^[0-9]+% tests passed' $(BUILD)/ctest.log | tail -n 1)"
+	@echo "python:  $$(tail -n 1 $(BUILD)/pytest.log)"
 	@cat build/asan/summary.txt build/fuzz/run/summary.txt
 
 test-release: build
 	cd $(BUILD) && set -o pipefail && ctest --output-on-failure -j $(JOBS) --timeout 600 2>&1 | tee ctest.log
+
+# The package as `make demo` leaves it (build/<preset>/python/catena), against the command line
+# beside it; about a minute.
+test-python: build
+	set -o pipefail && PYTHONPATH=$(CURDIR)/$(BUILD)/python /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests 2>&1 | tee $(BUILD)/pytest.log
 
 test-asan: deps
 	@JOBS=$(JOBS) tools/asan-test

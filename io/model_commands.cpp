@@ -1,12 +1,9 @@
 // The commands that read a model but never solve it: `catena check` and `catena info`, and the
 // model loading that `run` shares. Nothing here links PETSc, MPI or VTK (io/main.cpp says why).
 #include "assembly/launcher.hpp"
-#include "assembly/ordering.hpp"
-#include "elements/joint.hpp"
-#include "fem/constraint_rank.hpp"
-#include "fem/start_stamp.hpp"
 #include "io/beam_axes.hpp"
 #include "io/commands.hpp"
+#include "io/model_check.hpp"
 #include "io/model_reader.hpp"
 
 #include <petscversion.h>  // version macros only
@@ -16,7 +13,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <map>
 
 namespace catena::io {
 
@@ -60,36 +56,16 @@ int check_command(const RunOptions& options) {
   std::optional<fem::Model> model = load_model(options, is_root());
   if (!model) return exit_bad_input;
   if (!is_root()) return exit_ok;
-  // The rank test of `run` at t = 0, on a matrix assembled densely without PETSc
-  // (fem/constraint_rank.hpp): a model whose joints over-constrain it is not valid.
-  const auto& blocks = model->registry.blocks();
-  const bool has_joints = std::any_of(blocks.begin(), blocks.end(),
-                                      [](const fem::BlockInfo& b) { return b.kind == fem::UnknownKind::Multiplier; });
-  const std::optional<std::vector<fem::DependentUnknown>> redundant =
-      has_joints ? fem::redundant_unknowns(*model) : std::nullopt;
-  if (redundant && !redundant->empty()) {
-    std::cerr << options.model.string() << ": model '" << model->name
-              << "': " << fem::redundancy_message(*redundant, *model) << '\n';
+  const ModelCheck check = check_model(*model, options.model.string());
+  if (check.refusal) {
+    std::cerr << *check.refusal << '\n';
     return exit_bad_input;
-  }
-  // What the first stamp of `run` would refuse (fem/start_stamp.hpp).
-  if (const std::optional<std::string> refused = fem::first_unstampable_element(*model)) {
-    std::cerr << *refused << '\n';
-    return exit_bad_input;
-  }
-  // Counted from the declared couplings, without PETSc (the tableau's pattern is the same).
-  const assembly::PatternSize size = assembly::pattern_size(assembly::block_graph(model->registry));
-  std::map<std::string, int> kinds;
-  for (const auto& e : model->elements) {
-    // Joints by kind ("joint (revolute)"): the library kind of each joint.
-    const auto* joint = dynamic_cast<const elements::Joint*>(e.get());
-    ++kinds[joint ? "joint (" + joint->definition().kind + ")" : std::string(e->kind())];
   }
   std::cout << options.model.string() << ": model '" << model->name << "' is valid\n"
             << "  nodes       " << model->nodes.size() << '\n'
-            << "  unknowns    " << size.unknowns << '\n'
-            << "  non-zeros   " << size.nonzeros << '\n';
-  for (const auto& [kind, n] : kinds)
+            << "  unknowns    " << check.size.unknowns << '\n'
+            << "  non-zeros   " << check.size.nonzeros << '\n';
+  for (const auto& [kind, n] : check.element_kinds)
     std::cout << "  " << kind << std::string(12 - std::min<std::size_t>(11, kind.size()), ' ') << n << '\n';
   for (const auto& set : model->sets)
     std::cout << "  set " << set.name << ": "
@@ -116,11 +92,11 @@ int check_command(const RunOptions& options) {
     std::cout << "dynamic, " << (model->analysis.scheme == fem::TimeScheme::Midpoint ? "midpoint" : "newmark")
               << ", dt = " << model->analysis.dt << " s, t_end = " << model->analysis.t_end << " s\n";
   }
-  if (has_joints)
+  if (check.has_joints)
     std::cout << "  constraints "
-              << (redundant ? "independent (the rank test of the Newton matrix at t = 0)"
-                            : "not tested for redundancy (" + std::to_string(size.unknowns) +
-                                  " unknowns; the dense rank test runs up to 1500)")
+              << (check.constraints_tested ? "independent (the rank test of the Newton matrix at t = 0)"
+                                           : "not tested for redundancy (" + std::to_string(check.size.unknowns) +
+                                                 " unknowns; the dense rank test runs up to 1500)")
               << '\n';
   return exit_ok;
 }

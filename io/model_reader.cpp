@@ -65,29 +65,23 @@ struct Document {
   std::string text;
 };
 
-Document load_document(const std::filesystem::path& file, const std::string& display) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec))
-    throw InputError(display, 0, 0, "", "expected a model file; found a directory");
-  // A regular file of bounded size: a FIFO without a writer waited forever, and a 100 MB model
-  // needed more than 6 GB as a YAML tree before any of it was checked.
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
-    throw InputError(display, 0, 0, "", "expected a model file; found a device, FIFO or socket");
-  if (const std::uintmax_t bytes = std::filesystem::file_size(file, ec); !ec) {
-    if (bytes > max_model_file_bytes)
-      throw InputError(display, 0, 0, "",
-                       "expected a model file of at most " + reader::format_bytes(max_model_file_bytes) + "; found " +
-                           reader::format_bytes(static_cast<double>(bytes)));
-    const reader::MemoryLimit limit = reader::memory_limit();
-    const double tree = yaml_bytes_per_file_byte * static_cast<double>(bytes);
-    if (!(tree <= limit.bytes))
-      throw InputError(display, 0, 0, "",
-                       "reading this " + reader::format_bytes(static_cast<double>(bytes)) + " model would need about " +
-                           reader::format_bytes(tree) + " for its YAML tree; expected at most " + limit.described);
-  }
-  std::ifstream in(file);
-  if (!in) throw InputError(display, 0, 0, "", std::string("cannot open the model file: ") + std::strerror(errno));
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+/// Refuses a model whose YAML tree would not fit: a 100 MB model needed more than 6 GB as a tree
+/// before any of it was checked.
+void check_model_size(double bytes, const std::string& display) {
+  if (bytes > max_model_file_bytes)
+    throw InputError(display, 0, 0, "",
+                     "expected a model file of at most " + reader::format_bytes(max_model_file_bytes) + "; found " +
+                         reader::format_bytes(bytes));
+  const reader::MemoryLimit limit = reader::memory_limit();
+  const double tree = yaml_bytes_per_file_byte * bytes;
+  if (!(tree <= limit.bytes))
+    throw InputError(display, 0, 0, "",
+                     "reading this " + reader::format_bytes(bytes) + " model would need about " +
+                         reader::format_bytes(tree) + " for its YAML tree; expected at most " + limit.described);
+}
+
+Document parse_document(std::string text, const std::string& display) {
+  check_model_size(static_cast<double>(text.size()), display);
   try {
     YAML::Node first = YAML::Load(text);
     // One document (io/yaml_document.hpp).
@@ -104,11 +98,22 @@ Document load_document(const std::filesystem::path& file, const std::string& dis
   }
 }
 
-}  // namespace
+Document load_document(const std::filesystem::path& file, const std::string& display) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(display, 0, 0, "", "expected a model file; found a directory");
+  // A regular file of bounded size: a FIFO without a writer waited forever.
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    throw InputError(display, 0, 0, "", "expected a model file; found a device, FIFO or socket");
+  if (const std::uintmax_t bytes = std::filesystem::file_size(file, ec); !ec)
+    check_model_size(static_cast<double>(bytes), display);
+  std::ifstream in(file);
+  if (!in) throw InputError(display, 0, 0, "", std::string("cannot open the model file: ") + std::strerror(errno));
+  return parse_document(std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}, display);
+}
 
-fem::Model read_model(const std::filesystem::path& file, std::span<const std::string> overrides) {
-  const std::string display = file.string();
-  const Document document = load_document(file, display);
+fem::Model build_document(const Document& document, const std::string& display,
+                          std::span<const std::string> overrides) {
   Source source(display);
   try {
     apply_overrides(document.root, document.text, overrides, source);
@@ -121,9 +126,8 @@ fem::Model read_model(const std::filesystem::path& file, std::span<const std::st
   }
 }
 
-std::string restart_document(const std::filesystem::path& file, std::span<const std::string> overrides) {
-  const std::string display = file.string();
-  const Document document = load_document(file, display);
+std::string restart_text(const Document& document, const std::string& display,
+                         std::span<const std::string> overrides) {
   YAML::Node root = document.root;
   Source source(display);
   apply_overrides(root, document.text, overrides, source);
@@ -138,6 +142,26 @@ std::string restart_document(const std::filesystem::path& file, std::span<const 
   YAML::Emitter out;
   out << root;
   return out.c_str();
+}
+
+}  // namespace
+
+fem::Model read_model(const std::filesystem::path& file, std::span<const std::string> overrides) {
+  const std::string display = file.string();
+  return build_document(load_document(file, display), display, overrides);
+}
+
+fem::Model read_model(const ModelText& model, std::span<const std::string> overrides) {
+  return build_document(parse_document(model.text, model.name), model.name, overrides);
+}
+
+std::string restart_document(const std::filesystem::path& file, std::span<const std::string> overrides) {
+  const std::string display = file.string();
+  return restart_text(load_document(file, display), display, overrides);
+}
+
+std::string restart_document(const ModelText& model, std::span<const std::string> overrides) {
+  return restart_text(parse_document(model.text, model.name), model.name, overrides);
 }
 
 }  // namespace catena::io

@@ -23,11 +23,24 @@ inline constexpr double max_model_file_bytes = 64.0 * 1024 * 1024;
 /// known optional key of an existing mapping. Throws `InputError`.
 fem::Model read_model(const std::filesystem::path& file, std::span<const std::string> overrides = {});
 
+/// A model given as YAML text instead of a file (the Python module's `catena.Model(text=...)`):
+/// `name` takes the file's place in every message ("pendulum:4:7: masses[0].mass: ...").
+struct ModelText {
+  std::string text;
+  std::string name;
+};
+
+/// Reads, validates and builds a model from its text, as `read_model` does from a file (the same
+/// size limit, overrides and messages). Throws `InputError`.
+fem::Model read_model(const ModelText& model, std::span<const std::string> overrides = {});
+
 /// The model file's document with `overrides` applied, without what a run continued from a
 /// checkpoint may change (analysis.t_end, analysis.output_every, the `output` section), as YAML
 /// text without comments: what a checkpoint's fingerprint covers (io/checkpoint.hpp). Throws
 /// `InputError` as read_model.
 [[nodiscard]] std::string restart_document(const std::filesystem::path& file,
                                            std::span<const std::string> overrides = {});
+/// The same of a model given as text.
+[[nodiscard]] std::string restart_document(const ModelText& model, std::span<const std::string> overrides = {});
 
 }  // namespace catena::io

@@ -18,12 +18,25 @@ namespace {
 
 constexpr const char* module_name = "libcatena_vtk.so";
 
+/// set_module_directory's folder (empty: none).
+std::filesystem::path& named_directory() {
+  static std::filesystem::path directory;
+  return directory;
+}
+
 std::vector<std::filesystem::path> module_candidates() {
   if (const char* path = std::getenv("CATENA_VTK_MODULE"); path && *path) return {path};
+  std::vector<std::filesystem::path> candidates;
+  if (!named_directory().empty()) candidates.push_back(named_directory() / module_name);
   std::error_code ec;
   const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {module_name};  // the loader's own search
-  return {program.parent_path() / module_name, program.parent_path().parent_path() / module_name};
+  if (ec) {
+    candidates.emplace_back(module_name);  // the loader's own search
+    return candidates;
+  }
+  candidates.push_back(program.parent_path() / module_name);
+  candidates.push_back(program.parent_path().parent_path() / module_name);
+  return candidates;
 }
 
 /// VTK computes array ranges for the file header with vtkSMPTools, whose default std::thread
@@ -61,6 +74,8 @@ CreateGridEncoder load_module() {
 }
 
 }  // namespace
+
+void set_module_directory(const std::filesystem::path& directory) { named_directory() = directory; }
 
 std::unique_ptr<GridEncoder> create_grid_encoder(const GridLayout& layout) {
   static std::once_flag once;

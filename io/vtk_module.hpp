@@ -7,8 +7,9 @@
 /// has started, with its own symbols looked up first (RTLD_DEEPBIND), they cost ~10 ms
 /// (bench/README.md, eleventh session).
 ///
-/// The module is looked for at $CATENA_VTK_MODULE if set, else next to the program, else in the
-/// folder above it (the test programs in build/*/tests).
+/// The module is looked for at $CATENA_VTK_MODULE if set, else in the folder a program named
+/// (`set_module_directory`), else next to the program, else in the folder above it (the test
+/// programs in build/*/tests).
 #include "io/vtk_grid_encoder.hpp"
 
 #include <filesystem>
@@ -16,6 +17,11 @@
 #include <string>
 
 namespace catena::io::vtk {
+
+/// Where a program that does not lie next to the module finds it: the Python module `catena`
+/// (the program is python3) names its package's folder. Takes effect if called before the first
+/// encoder is made.
+void set_module_directory(const std::filesystem::path& directory);
 
 /// A new encoder of `layout` from the module, loaded on first use. Throws std::runtime_error
 /// naming the places looked in when the module cannot be loaded.

@@ -195,6 +195,44 @@ TEST(ModelReader, DottedPathOverridesReplaceScalars) {
   EXPECT_DOUBLE_EQ(model.gravity.y(), -4.9);
 }
 
+/// The text of a model file, read as text (the Python module's `catena.Model(text=...)`).
+std::string file_text(const fs::path& file) {
+  std::ifstream in(file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(ModelReader, ModelTextReadsAsItsFileWithTheSameOverridesAndRestartDocument) {
+  const fs::path file = good_dir / "bathe_pendulum.yaml";
+  const ModelText text{file_text(file), "pendulum"};
+  const std::vector<std::string> set{"l=2", "analysis.dt=0.05"};
+  const fem::Model from_file = read_model(file, set);
+  const fem::Model from_text = read_model(text, set);
+  EXPECT_EQ(from_text.name, from_file.name);
+  EXPECT_EQ(node(from_text, "bob").reference_position, node(from_file, "bob").reference_position);
+  EXPECT_EQ(initial(from_text, "bob").velocity, initial(from_file, "bob").velocity);
+  EXPECT_EQ(from_text.analysis.dt, 0.05);
+  EXPECT_EQ(restart_document(text, set), restart_document(file, set));
+}
+
+TEST(ModelReader, ModelTextErrorsCiteTheGivenNameWithLineAndColumn) {
+  std::string text = file_text(good_dir / "bathe_pendulum.yaml");
+  text.replace(text.find("EA:"), 3, "EB:");
+  try {
+    static_cast<void>(read_model(ModelText{text, "my pendulum"}));
+    ADD_FAILURE() << "an unknown key was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "my pendulum");
+    EXPECT_GT(e.line(), 0);
+    EXPECT_EQ(std::string(e.what()).rfind("my pendulum:" + std::to_string(e.line()) + ":", 0), 0u) << e.what();
+  }
+  try {
+    static_cast<void>(read_model(ModelText{"name: x\n---\nname: y\n", "two"}));
+    ADD_FAILURE() << "a second document was accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "two:3:1: expected one YAML document (the model); found a second one here (after '---' or '...')");
+  }
+}
+
 TEST(ModelReader, OverrideAddsKnownOptionalKey) {
   const std::vector<std::string> set{"analysis.output_every=5", "analysis.linear_solver=superlu"};
   const fem::Model model = read_model(good_dir / "bathe_pendulum.yaml", set);

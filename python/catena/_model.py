@@ -1,0 +1,86 @@
+"""catena.Model: a model file or text with its overrides, read and validated when made."""
+import os
+
+from . import _catena
+
+
+def _override(key, value):
+    """`--set key=value` of one entry of Model's `set`: numbers written exactly (repr), booleans
+    as YAML's, anything else (an expression, a name) as its text."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, (int, float)):
+        text = repr(value)
+    else:
+        text = str(value)
+    return f"{key}={text}"
+
+
+def _overrides(values):
+    if values is None:
+        return []
+    if isinstance(values, dict):
+        return [_override(key, value) for key, value in values.items()]
+    if isinstance(values, str):
+        raise TypeError("set: expected a dict {key: value} or a list of 'key=value' strings; found a string")
+    return [str(item) for item in values]
+
+
+class Model:
+    """A model, read and validated as `catena check` reads it (raises catena.Error otherwise).
+
+    Model(path, set=None) reads a model file; Model(text=..., name=..., set=None) a model's YAML
+    text, `name` taking the file's place in messages. `set` replaces parameters or any scalar by
+    dotted path, as `catena run --set` does: {"analysis.dt": 0.01, "l": 2} (or ["l=2", ...]).
+
+    Attributes: name, analysis ("dynamic", "static", "eigen", "buckling"), dt and t_end (the
+    nominal step or first increment, and the end [s]), nodes and sensors (their names, in the
+    model's order), parameters ({name: value}, after `set`).
+    """
+
+    def __init__(self, path=None, *, text=None, name=None, set=None):  # noqa: A002 (catena run's --set)
+        if (path is None) == (text is None):
+            raise TypeError("Model: give a model file or text=..., one of them")
+        self.path = os.fspath(path) if path is not None else (name or "<model text>")
+        self.text = text
+        self.overrides = _overrides(set)
+        facts = _catena.describe(self.path, text=self.text, overrides=self.overrides)
+        self.name = facts["name"]
+        self.analysis = facts["analysis"]
+        self.dt = facts["dt"]
+        self.t_end = facts["t_end"]
+        self.nodes = facts["nodes"]
+        self.sensors = facts["sensors"]
+        self.parameters = facts["parameters"]
+
+    def __repr__(self):
+        return f"catena.Model({self.path!r}, name={self.name!r}, analysis={self.analysis!r})"
+
+    def check(self):
+        """What `catena check` prints, as a dict (nodes, unknowns, nonzeros, elements per kind,
+        sets, beam_axes, sensors, analysis settings, constraints); raises catena.Error (exit_code
+        2) where `catena check` refuses the model (redundant constraints)."""
+        return _catena.check(self.path, text=self.text, overrides=self.overrides)
+
+    def simulate(self, out=None, *, output_every=None, checkpoint_every=None, restart=None, resume=None,
+                 sensitivity=(), gradient=(), quiet=True, threads=0):
+        """A simulation of this model, set up and ready to step (catena.Simulation).
+
+        out=None: in memory, nothing written (the rows are in sim.sensors and sim.energy); a
+        directory: the files `catena run --out DIR` writes. resume: a catena.Checkpoint
+        (Simulation.checkpoint()) to continue from. The other arguments are catena run's options
+        of the same names (restart: a checkpoint file; sensitivity, gradient: parameter names;
+        quiet=False: the progress line and summary on stderr; threads=0: OMP_NUM_THREADS or every
+        processor).
+        """
+        return _catena.Simulation(
+            self.path, text=self.text, overrides=self.overrides,
+            out=None if out is None else os.fspath(out), output_every=output_every,
+            checkpoint_every=checkpoint_every, restart=None if restart is None else os.fspath(restart), resume=resume,
+            sensitivity=list(sensitivity), gradient=list(gradient), quiet=quiet, threads=threads)
+
+    def run(self, out=None, **options):
+        """simulate(out, **options).run(): the whole run; returns the summary (summary.json's
+        content). Eigen and buckling analyses need `out` (their modes are files); read them back
+        with catena.read(out)."""
+        return self.simulate(out, **options).run()
