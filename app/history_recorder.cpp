@@ -20,6 +20,8 @@ void HistoryRecorder::on_frame(const solvers::Frame& frame) {
   history_.t.push_back(frame.t);
   history_.energy.push_back(solvers::energy_columns(frame.energy));
   history_.sensors.push_back(sensor_values(model_, frame.states));
+  if (!frame.sensitivities.empty())
+    history_.sensitivities.emplace_back(frame.sensitivities.begin(), frame.sensitivities.end());
 }
 
 }  // namespace catena::app

@@ -77,6 +77,19 @@ struct Simulation::Setup {
 
 Simulation::Simulation(SimulationOptions options)
     : options_(std::move(options)), setup_(std::make_unique<Setup>()) {
+  try {
+    set_up();
+  } catch (const RunError& e) {
+    // Every rank refuses together; rank 0 holds the message (a reader's, a file's), every rank
+    // reports it (a program on every rank raises it).
+    if (assembly::PetscSession::size() == 1) throw;
+    std::string message = e.what();
+    assembly::broadcast_text_from_root(message);
+    throw RunError(e.exit_code(), message);
+  }
+}
+
+void Simulation::set_up() {
   model_ = std::make_unique<fem::Model>(read_checked_model(options_));
   // Nothing is written before the model is known to be valid: bad input never clobbers results.
   if (options_.write_files) {
@@ -153,7 +166,7 @@ void Simulation::set_up_derivatives() {
 
 void Simulation::set_up_restart() {
   const io::RunOptions& o = options_.run;
-  setup_->print = io::fingerprint(*model_, setup_->tableau->n_global(), io::restart_document(o.model, o.overrides));
+  setup_->print = io::fingerprint(*model_, setup_->tableau->n_global(), io::options_restart_document(o));
   if (!o.restart && !options_.resume) return;
   // Every rank reads it: each keeps all node states and element histories.
   try {
@@ -274,6 +287,10 @@ solvers::EnergyRecord Simulation::energy() const { return setup_->integrator->en
 
 std::vector<double> Simulation::sensor_values() const { return app::sensor_values(*model_, nodes()); }
 
+std::vector<std::string> Simulation::sensitivity_columns() const {
+  return setup_->sensitivity ? setup_->sensitivity->column_names() : std::vector<std::string>();
+}
+
 solvers::RunStatistics Simulation::statistics() const { return setup_->integrator->statistics(); }
 
 io::Checkpoint Simulation::checkpoint() const {
@@ -352,10 +369,11 @@ Outcome Simulation::ended_outcome() {
   }
   if (stats.interrupted) {
     // Under mpirun the signal may reach some ranks only (mpirun forwards SIGINT as SIGTERM):
-    // every rank reports the same one. A program's stop request (no signal) counts as SIGINT.
-    const int signal = io::agreed_stop_signal(setup_->tableau->comm());
-    const int sig = signal != 0 ? signal : SIGINT;
-    o.summary.message = (signal != 0 ? std::string("stopped by ") + io::signal_name(sig) : std::string("stopped")) +
+    // every rank reports the same one. A program's own stop flag (the Python module's, set on
+    // Ctrl-C) counts as SIGINT.
+    const bool by_signal = options_.stop == &io::stop_requested();
+    const int sig = by_signal ? io::agreed_stop_signal(setup_->tableau->comm()) : SIGINT;
+    o.summary.message = (by_signal ? std::string("stopped by ") + io::signal_name(sig) : std::string("stopped")) +
                         " at t = " + std::to_string(stats.t_reached) + " s";
     const std::optional<std::filesystem::path> checkpoint =
         setup_->outputs ? setup_->outputs->last_checkpoint() : std::nullopt;
@@ -399,6 +417,12 @@ Outcome Simulation::finish() {
 
 void Simulation::close(Outcome& outcome) {
   setup_->progress->finish();
+  write_closing(outcome);
+  // The directory is free for the next run (a restart into it) once the summary is written.
+  setup_->lock.reset();
+}
+
+void Simulation::write_closing(Outcome& outcome) {
   if (!is_root()) return;
   io::SummaryData& summary = outcome.summary;
   const std::optional<std::filesystem::path> checkpoint =

@@ -59,8 +59,6 @@ struct SimulationOptions {
   /// The command line's options: model file, --out, --set, --output-every, --checkpoint-every,
   /// --restart, --sensitivity, --gradient, --quiet, --threads.
   io::RunOptions run;
-  /// The model's text instead of reading `run.model` (which then only names it in messages).
-  std::optional<std::string> model_text;
   /// false: an in-memory run, no file written (no directory, lock, checkpoint or summary.json).
   bool write_files = true;
   /// Continue from this checkpoint (Simulation::checkpoint of a run of the same model) instead of
@@ -76,6 +74,8 @@ struct History {
   std::vector<double> t;
   std::vector<std::array<double, 12>> energy;  ///< solvers::energy_columns' order
   std::vector<std::vector<double>> sensors;    ///< one row per t, the model's sensors in order
+  /// With --sensitivity: one row per t, sensitivities.csv's columns (Simulation::sensitivity_columns).
+  std::vector<std::vector<double>> sensitivities;
 };
 
 /// How a run ended: `catena run`'s exit code and summary.json's content.
@@ -120,6 +120,9 @@ class Simulation {
   /// Each sensor's value now, in the model's order (collective: rank 0's, broadcast).
   [[nodiscard]] std::vector<double> sensor_values() const;
   [[nodiscard]] const History& history() const { return history_; }
+  /// The columns of History::sensitivities (sensitivities.csv's after t): each sensor's and energy
+  /// column's derivative by each --sensitivity parameter, "name:parameter"; empty without.
+  [[nodiscard]] std::vector<std::string> sensitivity_columns() const;
   [[nodiscard]] solvers::RunStatistics statistics() const;
   /// Sets a named input of the model (`inputs:` with `value:`), held from the next step on.
   /// Throws std::invalid_argument for an unknown name or an input that follows a table.
@@ -135,6 +138,7 @@ class Simulation {
 
  private:
   struct Setup;
+  void set_up();
   void set_up_tableau();
   void set_up_derivatives();
   void set_up_restart();
@@ -148,7 +152,9 @@ class Simulation {
   [[nodiscard]] io::SummaryData summary_of(const solvers::RunStatistics& s) const;
   /// The summary of a run that ended (completed or stopped), with its gradients.
   [[nodiscard]] Outcome ended_outcome();
+  /// summary.json and the closing messages (rank 0), then the directory's lock released.
   void close(Outcome& outcome);
+  void write_closing(Outcome& outcome);
 
   SimulationOptions options_;
   std::unique_ptr<fem::Model> model_;

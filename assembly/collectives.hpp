@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace catena::assembly {
@@ -21,6 +22,15 @@ inline bool all_ranks_agree(bool ok_here) {
 /// Collective over PETSC_COMM_WORLD.
 inline void broadcast_from_root(std::span<double> values) {
   MPI_Bcast(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, 0, PETSC_COMM_WORLD);
+}
+
+/// Every rank gets rank 0's `text` (a message only rank 0 holds, so that each rank can report it).
+/// Collective over PETSC_COMM_WORLD.
+inline void broadcast_text_from_root(std::string& text) {
+  unsigned long long size = text.size();
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, PETSC_COMM_WORLD);
+  text.resize(static_cast<std::size_t>(size));
+  MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, 0, PETSC_COMM_WORLD);
 }
 
 /// Every rank's `values` (the same count on every rank), rank after rank, on every rank: for what

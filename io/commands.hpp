@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ inline constexpr int exit_output_failure = 4;
 
 struct RunOptions {
   std::filesystem::path model;
+  /// The model's YAML text instead of the file `model`, which then only names it in messages
+  /// (the Python module's `catena.Model(text=...)`).
+  std::optional<std::string> model_text;
   std::optional<std::filesystem::path> out;  ///< default out/<model name>/
   std::vector<std::string> overrides;        ///< --set key=value
   std::optional<int> output_every;
@@ -58,6 +62,11 @@ class ModelLoadError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// The options' model (its file, or its text) read with `overrides`, and its restart document
+/// (io/model_reader.hpp). Throw InputError.
+fem::Model read_options_model(const RunOptions& options, std::span<const std::string> overrides);
+[[nodiscard]] std::string options_restart_document(const RunOptions& options);
 
 /// Reads the model with the options' overrides (--set, --output-every, --checkpoint-every).
 /// Throws InputError (io/input_error.hpp: located) or ModelLoadError.

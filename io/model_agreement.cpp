@@ -58,7 +58,7 @@ ModelInput model_input(const RunOptions& options) {
   // Each with its '\0', so that "a", "b" differs from "ab".
   for (const std::string& o : options.overrides)
     overrides = fnv1a(std::string_view(o.c_str(), o.size() + 1), overrides);
-  return {file_hash(options.model), overrides};
+  return {options.model_text ? fnv1a(*options.model_text) : file_hash(options.model), overrides};
 }
 
 std::optional<std::string> model_input_difference(std::span<const ModelInput> ranks) {

@@ -23,9 +23,19 @@ bool is_root() { return assembly::launcher::rank() == 0; }
 
 }  // namespace
 
+fem::Model read_options_model(const RunOptions& options, std::span<const std::string> overrides) {
+  if (options.model_text) return read_model(ModelText{*options.model_text, options.model.string()}, overrides);
+  return read_model(options.model, overrides);
+}
+
+std::string options_restart_document(const RunOptions& options) {
+  if (options.model_text) return restart_document(ModelText{*options.model_text, options.model.string()}, options.overrides);
+  return restart_document(options.model, options.overrides);
+}
+
 fem::Model read_run_model(const RunOptions& options) {
   try {
-    fem::Model model = read_model(options.model, options.overrides);
+    fem::Model model = read_options_model(options, options.overrides);
     if (options.output_every) {
       if (*options.output_every < 1) throw std::invalid_argument("--output-every: expected a positive integer");
       model.analysis.output_every = *options.output_every;

@@ -83,7 +83,7 @@ std::vector<solvers::ParameterModels> read_parameter_models(const RunOptions& op
       overrides.push_back(name + '=' + format_double(value));
       fem::Model perturbed = [&] {
         try {
-          return read_model(options.model, overrides);
+          return read_options_model(options, overrides);
         } catch (const InputError& e) {
           throw SensitivityInputError(option + ": parameter '" + name + "' cannot be changed to " +
                                       format_double(value) + " (" + e.what() +

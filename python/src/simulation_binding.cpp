@@ -11,7 +11,6 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include <stdlib.h>  // mkdtemp
 
 #include <atomic>
 #include <fstream>
@@ -40,45 +39,6 @@ py::dict read_summary(const std::filesystem::path& out) {
       std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
 }
 
-/// A model given as text, in a file of its own while its simulation lives: app::Simulation reads
-/// `SimulationOptions::model_text` only as far as the model goes, and reads the file again for a
-/// restart's fingerprint and the sensitivities' perturbed models. Messages name the text's name
-/// instead of the file.
-class ModelTextFile {
- public:
-  explicit ModelTextFile(app::SimulationOptions& options) {
-    if (!options.model_text) return;
-    std::string pattern = (std::filesystem::temp_directory_path() / "catena-model-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw Error(io::exit_output_failure, "cannot make a folder for the model's text");
-    directory_ = pattern;
-    const std::filesystem::path name = options.run.model.filename();
-    file_ = directory_ / (name.empty() || name == "." || name == ".." ? std::filesystem::path("model.yaml") : name);
-    std::ofstream(file_) << *options.model_text;
-    name_ = options.run.model.string();
-    options.run.model = file_;
-  }
-  ~ModelTextFile() {
-    std::error_code ec;
-    if (!directory_.empty()) std::filesystem::remove_all(directory_, ec);
-  }
-  ModelTextFile(const ModelTextFile&) = delete;
-  ModelTextFile& operator=(const ModelTextFile&) = delete;
-
-  /// `message` with the file's name replaced by the text's.
-  [[nodiscard]] std::string named(std::string message) const {
-    if (file_.empty()) return message;
-    const std::string file = file_.string();
-    for (std::size_t at = message.find(file); at != std::string::npos; at = message.find(file, at + name_.size()))
-      message.replace(at, file.size(), name_);
-    return message;
-  }
-
- private:
-  std::filesystem::path directory_;
-  std::filesystem::path file_;
-  std::string name_;
-};
-
 /// A run driven from Python; its Python object owns it.
 class SimulationHandle final : public PetscUser {
   // First: their return types are deduced where they are used.
@@ -96,14 +56,10 @@ class SimulationHandle final : public PetscUser {
   }
 
  public:
-  explicit SimulationHandle(app::SimulationOptions options) : text_file_(options) {
+  explicit SimulationHandle(app::SimulationOptions options) {
     options.stop = &stop_;
     ensure_started();
-    try {
-      solving([&] { simulation_ = std::make_unique<app::Simulation>(std::move(options)); });
-    } catch (const app::RunError& e) {
-      throw app::RunError(e.exit_code(), text_file_.named(e.what()));
-    }
+    solving([&] { simulation_ = std::make_unique<app::Simulation>(std::move(options)); });
     add_user(*this);
   }
   ~SimulationHandle() override {
@@ -147,7 +103,6 @@ class SimulationHandle final : public PetscUser {
  private:
   py::dict linearized_run();
 
-  ModelTextFile text_file_;
   std::atomic<bool> stop_{false};
   std::unique_ptr<app::Simulation> simulation_;
   std::optional<app::Outcome> outcome_;
@@ -202,7 +157,7 @@ app::SimulationOptions options_of(const std::filesystem::path& model, const std:
                                   bool quiet, int threads, std::shared_ptr<const io::Checkpoint> resume) {
   app::SimulationOptions o;
   o.run.model = model;
-  o.model_text = text;
+  o.run.model_text = text;
   o.run.overrides = overrides;
   o.run.out = out;
   o.write_files = out.has_value();
