@@ -114,21 +114,15 @@ fem::Vec3 NodalLoad::laws_at(double t, double t_inputs, const Motion& motion, bo
       d.by_v(k, i) = g[static_cast<std::size_t>(3 + i)];
       if (m == n) d.by_w(k, i) = g[static_cast<std::size_t>(7 + i)];
     }
-    if (!rates || g[6] == 0.0) continue;
-    // ∂speed/∂v = v/|v|, which has no direction at rest (header).
-    if (!(speed > 0.0)) {
-      std::ostringstream message;
-      message << c->law.place() << ": the law '" << c->law.text() << "' has no derivative at rest (v = 0, t = " << t
-              << "): its derivative by speed is " << g[6]
-              << " there, and speed = |v| has no direction at v = 0; write a law whose derivative by speed vanishes "
-                 "at rest (-c*speed*vx), or a velocity component (vx) for a motion along an axis";
-      throw fem::LawError(message.str());
-    }
-    d.by_v.row(k) += (g[6] / speed) * motion.v.transpose();
+    if (!rates) continue;
+    // ∂speed/∂v = v/|v|; at rest the zero element of its generalized gradient (header).
+    d.by_speed[k] = g[6];
+    if (speed > 0.0) d.by_v.row(k) += (g[6] / speed) * motion.v.transpose();
   }
   d.by_x *= scale_;
   d.by_v *= scale_;
   d.by_w *= scale_;
+  d.by_speed *= scale_;
   return scale_ * F;
 }
 
@@ -236,6 +230,17 @@ void NodalLoad::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::Ja
   LawGradient d;
   static_cast<void>(laws_at(s.time.t_end(), s.time.t_n, {s.position_end(node_), fem::Vec3::Zero(), fem::Vec3::Zero()},
                             true, d));
+  // A law whose derivative by speed is not zero at rest has no linearization there (header).
+  for (int k = 0; k < 3; ++k) {
+    if (d.by_speed[k] == 0.0) continue;
+    const fem::Law& law = laws_.components[static_cast<std::size_t>(k)]->law;
+    std::ostringstream message;
+    message << law.place() << ": the law '" << law.text() << "' has no linearization at rest: its derivative by speed is "
+            << d.by_speed[k] / scale_
+            << " there, and speed = |v| has no direction at v = 0; a linearized analysis needs a law whose derivative "
+               "by speed vanishes at rest (-c*speed*vx), or a velocity component (vx) for a motion along an axis";
+    throw fem::LawError(message.str());
+  }
   if (reads_translation_) damping.add<3, 3>(block_, displacement_, fem::Mat3(-d.by_v));
   if (reads_rotation_) damping.add<3, 3>(block_, rotation_, fem::Mat3(-d.by_w));
 }

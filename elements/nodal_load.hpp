@@ -20,16 +20,21 @@
 /// the joint's rule (elements/joint.hpp) rather than the midpoint value F(x̄, ...): for a law of x
 /// alone that is a gradient, F = −∇V, the work F̄ · Δx = ∫ F · dx along the step is −ΔV exactly
 /// for V a polynomial up to degree 8 (and to the quadrature's error otherwise), so a spring
-/// written as a law keeps the energy to the Newton tolerance, where the midpoint value would let
-/// a nonlinear one drift. Rates enter as the step's mean velocities Δx/h and b/h, what the
+/// written as a law keeps the energy to the Newton tolerance, where the midpoint value lets a
+/// nonlinear one's energy drift at second order in h. Rates enter as the step's mean velocities Δx/h and b/h, what the
 /// scheme's momentum balances see: a linear drag −c v gives m(v_{n+1} − v_n)/h = −c ½(v_n + v_{n+1}),
 /// the decay factor (1 − ch/2m)/(1 + ch/2m) per step, and dissipates c |Δx|²/h ≥ 0, booked (as
 /// all of F̄'s work) as external work. Jacobian: ∂F̄/∂Δx = ∫ (s ∂F/∂x + ∂F/∂v / h) ds on the
 /// node's displacement block, ∂F̄/∂b = ∫ ∂F/∂w / h ds on its rotation block, from the law's
-/// exact derivatives. speed enters through ∂/∂v = (∂F/∂speed) v/|v|: at v = 0 that direction does
-/// not exist, and a law whose derivative by speed is not zero there (the speed itself, a thrust
-/// T0(1 − speed/v_max)) has no derivative: a fem::LawError, as a kink of abs is; one whose
-/// derivative by speed vanishes there (the drag −c·speed·vx) is differentiable and passes.
+/// exact derivatives. speed enters through ∂/∂v = (∂F/∂speed) v/|v|. At v = 0 that direction does
+/// not exist: a law whose derivative by speed vanishes there (the drag −c·speed·vx) is
+/// differentiable and its derivative is 0; one whose derivative by speed does not (a thrust
+/// T0(1 − speed/v_max)) has a cone there, and Newton's matrix takes the zero element of its
+/// generalized gradient: a step from rest starts at v̄ = 0 (the predictor's Δx = h v_n), and a
+/// LawError there, as fem::Law reports a kink of abs, would leave such a thrust no first step. Its
+/// iterates leave the cone, and a converged step that moves has the exact derivative; a step that
+/// converges at rest does so on a residual that is zero there. A linearized analysis about rest
+/// has no linearization of such a law: stamp_rates throws LawError.
 /// Statics: F(x_{n+1}, 0, 0, u(t_n), t_{n+1}), taken whole at every load factor of an initial
 /// equilibrium (as the joint's laws and springs: only functions of time are ramped).
 /// Linearized analyses: ∂F/∂x in the static stamp's stiffness, −∂F/∂v and −∂F/∂w at the state,
@@ -121,6 +126,7 @@ class NodalLoad final : public fem::Element {
   /// The derivatives of the laws at one instant, a row per component.
   struct LawGradient {
     fem::Mat3 by_x = fem::Mat3::Zero(), by_v = fem::Mat3::Zero(), by_w = fem::Mat3::Zero();
+    fem::Vec3 by_speed = fem::Vec3::Zero();  ///< ∂F/∂speed, included in by_v but for its direction
   };
   /// The laws at time t with the inputs held from t_inputs; `rates` asks for the derivatives by v
   /// (speed's included, header) and w, which statics do not need.

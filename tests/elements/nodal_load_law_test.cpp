@@ -2,8 +2,9 @@
 // Jacobian against central differences (forces of position, velocity, speed, an input and t;
 // moments of angular velocity and position; dynamic and static), a linear drag's decay by the
 // midpoint factor per step with the dissipated energy booked as external work, a spring to a
-// point written as a law keeping the energy, speed at rest (differentiable or a kink), the
-// linearized stiffness and damping, and the refusals.
+// point written as a law keeping the energy, speed at rest (differentiable, or a cone that a step
+// starts from and a linearization refuses), a thrust from rest, the linearized stiffness and
+// damping, and the refusals.
 #include "elements/nodal_load.hpp"
 #include "elements/point_mass.hpp"
 
@@ -173,7 +174,7 @@ TEST(NodalLoadLaw, SpringToAPointKeepsTheEnergy) {
   RecordProperty("energy_drift", testing::sci(worst / energy0));
 }
 
-/// The stamp of a force law on a node at rest over a step that does not move it (Δx = 0).
+/// The Jacobian of a force law on a node at rest over a step that does not move it (Δx = 0).
 Eigen::MatrixXd jacobian_at_rest(const std::string& law) {
   fem::Model m;
   const fem::NodeId n = m.add_node("n", Vec3::Zero());
@@ -182,23 +183,57 @@ Eigen::MatrixXd jacobian_at_rest(const std::string& law) {
   return testing::element_jacobian(m, load, s);
 }
 
-TEST(NodalLoadLaw, SpeedAtRestIsDifferentiableOnlyWhenItsDerivativeVanishes) {
-  // −c |v| vx has derivative 0 at v = 0 (it passes); the speed alone, or a thrust that fades
-  // with it, has none there (|v| is a cone): a LawError naming the law's place.
-  EXPECT_LT(jacobian_at_rest("-c*speed*vx").cwiseAbs().maxCoeff(), 1e-300);
+/// The linearized damping of a force law on a node at rest.
+Eigen::MatrixXd damping_at_rest(const std::string& law) {
+  fem::Model m;
+  const fem::NodeId n = m.add_node("n", Vec3::Zero());
+  const NodalLoad& load = add_law_load(m, n, {law, "", ""});
+  TrialState s(m);
+  s.scheme = fem::TimeScheme::Static;
+  fem::NullJacobianSink none;
+  fem::DenseJacobian D(s.map, static_cast<int>(s.trial.size()));
+  load.stamp_rates(s.view(m), none, D);
+  return D.J;
+}
+
+TEST(NodalLoadLaw, SpeedAtRest) {
+  // −c |v| vx is differentiable at v = 0, its derivative 0: the step's Jacobian and the linearized
+  // damping are 0. The speed itself, or a thrust that fades with it, has a cone there: a step's
+  // Newton matrix takes the zero element of its generalized gradient (so that a step from rest
+  // can start), a linearized analysis has nothing to take and gets a LawError naming the law.
+  EXPECT_EQ(jacobian_at_rest("-c*speed*vx").cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ(damping_at_rest("-c*speed*vx").cwiseAbs().maxCoeff(), 0.0);
   for (const std::string law : {"speed", "T0*(1 - speed/v_max)"}) {
+    EXPECT_EQ(jacobian_at_rest(law).cwiseAbs().maxCoeff(), 0.0) << law;
     try {
-      static_cast<void>(jacobian_at_rest(law));
-      ADD_FAILURE() << law << " was differentiated at rest";
+      static_cast<void>(damping_at_rest(law));
+      ADD_FAILURE() << law << " was linearized at rest";
     } catch (const fem::LawError& e) {
-      EXPECT_NE(std::string(e.what()).find("model.yaml:9:20: loads[0]: the law '" + law + "' has no derivative at rest"),
+      EXPECT_NE(std::string(e.what()).find("model.yaml:9:20: loads[0]: the law '" + law + "' has no linearization at rest"),
                 std::string::npos)
           << e.what();
     }
   }
-  // Written out as sqrt, the same drag's derivative is 0/0 for fem::Law: not finite, a LawError
-  // too; `speed` is the way to write it.
+  // Written out as sqrt, even the drag's derivative is 0/0 for fem::Law: not finite, a LawError;
+  // `speed` is the way to write it.
   EXPECT_THROW(static_cast<void>(jacobian_at_rest("-c*sqrt(vx^2 + vy^2 + vz^2)*vx")), fem::LawError);
+}
+
+TEST(NodalLoadLaw, ThrustFromRestApproachesItsTopSpeedByTheMidpointFactor) {
+  // m dv/dt = T0 (1 − |v|/v_max) from rest along x: the first Newton iterate is at rest (the
+  // speed's cone), the converged steps move, and v_max − v shrinks by ρ = (1 − a)/(1 + a),
+  // a = T0 h/(2 m v_max), every step from the first, to round-off.
+  const double T0 = 3.0, m = 2.0, v_max = 2.0, h = 0.05;
+  const double a = T0 * h / (2 * m * v_max), rho = (1 - a) / (1 + a);
+  double worst = 0.0, last = 0.0;
+  launch({"T0*(1 - speed/v_max)", "-c*vy", "-c*vz"}, Vec3::Zero(), Vec3::Zero(), h, 100,
+         [&](const fem::NodeState& before, const fem::NodeState& after, double, double) {
+           worst = std::max(worst, std::abs((v_max - after.velocity.x()) - rho * (v_max - before.velocity.x())));
+           last = after.velocity.x();
+         });
+  EXPECT_LT(worst, 1e-14 * v_max);
+  EXPECT_GT(last, 0.9 * v_max);
+  EXPECT_LT(last, v_max);
 }
 
 TEST(NodalLoadLaw, StaticsTakeTheLawAtRestWhole) {
