@@ -53,9 +53,9 @@ NodalLoad::NodalLoad(std::string name, const fem::AttachedNode& node, std::array
     if (axes != LoadAxes::Global) throw std::invalid_argument(who + "laws of the motion act on dead loads only");
     if (c->inputs.size() > max_law_inputs || (!c->inputs.empty() && !laws_.inputs) ||
         c->law.variables().size() != motion_variable_count(kind) + c->inputs.size())
-      throw std::invalid_argument(who + "a law of the motion must read the " + (kind == LoadKind::Force ? "force" : "moment") +
-                                  "'s variables and at most " + std::to_string(max_law_inputs) +
-                                  " of the model's inputs");
+      throw std::invalid_argument(who + "a law of the motion must read the " +
+                                  (kind == LoadKind::Force ? "force" : "moment") + "'s variables and at most " +
+                                  std::to_string(max_law_inputs) + " of the model's inputs");
   }
   reads_translation_ = laws_read(laws_, 0, nodal_force_variable_count);
   reads_rotation_ = laws_read(laws_, nodal_force_variable_count, nodal_load_variables.size());
@@ -235,8 +235,8 @@ void NodalLoad::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::Ja
     if (d.by_speed[k] == 0.0) continue;
     const fem::Law& law = laws_.components[static_cast<std::size_t>(k)]->law;
     std::ostringstream message;
-    message << law.place() << ": the law '" << law.text() << "' has no linearization at rest: its derivative by speed is "
-            << d.by_speed[k] / scale_
+    message << law.place() << ": the law '" << law.text()
+            << "' has no linearization at rest: its derivative by speed is " << d.by_speed[k] / scale_
             << " there, and speed = |v| has no direction at v = 0; a linearized analysis needs a law whose derivative "
                "by speed vanishes at rest (-c*speed*vx), or a velocity component (vx) for a motion along an axis";
     throw fem::LawError(message.str());

@@ -43,7 +43,8 @@ NodalLoad& add_law_load(fem::Model& m, fem::NodeId n, const std::array<std::stri
                                            fem::Expression("2*t", parameters)};
   for (std::size_t k = 0; k < 3; ++k) {
     if (laws[k].empty()) continue;
-    l.components[k].emplace(LoadLaw{fem::Law(laws[k], parameters, variables, motion, "model.yaml:9:20: loads[0]"), {0}});
+    fem::Law law(laws[k], parameters, variables, motion, "model.yaml:9:20: loads[0]");
+    l.components[k].emplace(LoadLaw{std::move(law), {0}});
     functions[k] = fem::Expression("0", parameters);
   }
   return m.add_element<NodalLoad>("f", m.attach(n), std::move(functions), kind, LoadAxes::Global, scale,
@@ -80,12 +81,16 @@ const std::array<std::string, 3> force_laws{"-c*speed*vx + u*sin(t)", "-k*(y - x
 const std::array<std::string, 3> moment_laws{"-c*wx - k*x*wz - k*(x - x0)", "-c*sqrt(1 + wy^2)*wy + speed",
                                              "T0*sin(wz) - c*z*vx*u"};
 
-TEST(NodalLoadLawTangent, ForceMidpoint) { check_law_tangent(LoadKind::Force, force_laws, fem::TimeScheme::Midpoint, 1); }
+TEST(NodalLoadLawTangent, ForceMidpoint) {
+  check_law_tangent(LoadKind::Force, force_laws, fem::TimeScheme::Midpoint, 1);
+}
 TEST(NodalLoadLawTangent, ForceStatic) { check_law_tangent(LoadKind::Force, force_laws, fem::TimeScheme::Static, 2); }
 TEST(NodalLoadLawTangent, MomentMidpoint) {
   check_law_tangent(LoadKind::Moment, moment_laws, fem::TimeScheme::Midpoint, 3);
 }
-TEST(NodalLoadLawTangent, MomentStatic) { check_law_tangent(LoadKind::Moment, moment_laws, fem::TimeScheme::Static, 4); }
+TEST(NodalLoadLawTangent, MomentStatic) {
+  check_law_tangent(LoadKind::Moment, moment_laws, fem::TimeScheme::Static, 4);
+}
 TEST(NodalLoadLawTangent, OneComponentAmongFunctionsOfTime) {
   check_law_tangent(LoadKind::Force, {"", "-k*y*vy", ""}, fem::TimeScheme::Midpoint, 5);
 }
@@ -209,8 +214,8 @@ TEST(NodalLoadLaw, SpeedAtRest) {
       static_cast<void>(damping_at_rest(law));
       ADD_FAILURE() << law << " was linearized at rest";
     } catch (const fem::LawError& e) {
-      EXPECT_NE(std::string(e.what()).find("model.yaml:9:20: loads[0]: the law '" + law + "' has no linearization at rest"),
-                std::string::npos)
+      const std::string expected = "model.yaml:9:20: loads[0]: the law '" + law + "' has no linearization at rest";
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
           << e.what();
     }
   }
