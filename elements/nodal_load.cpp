@@ -1,30 +1,69 @@
 #include "elements/nodal_load.hpp"
 
 #include "elements/autodiff.hpp"
+#include "elements/joint.hpp"
+#include "elements/step_quadrature.hpp"
 #include "fem/step_rotation.hpp"
+
+#include <algorithm>
+#include <sstream>
 
 namespace catena::elements {
 
+namespace {
+
+/// The number of motion variables a load of `kind` reads (nodal_load_variables).
+std::size_t motion_variable_count(LoadKind kind) {
+  return kind == LoadKind::Force ? nodal_force_variable_count : nodal_load_variables.size();
+}
+
+/// Whether a law of `laws` reads a variable among nodal_load_variables[first, last).
+bool laws_read(const LoadLaws& laws, std::size_t first, std::size_t last) {
+  return std::any_of(laws.components.begin(), laws.components.end(), [&](const std::optional<LoadLaw>& c) {
+    if (!c) return false;
+    for (std::size_t i = first; i < std::min(last, c->law.variables().size() - c->inputs.size()); ++i)
+      if (c->law.uses(i)) return true;
+    return false;
+  });
+}
+
+}  // namespace
+
 NodalLoad::NodalLoad(std::string name, const fem::AttachedNode& node, std::array<fem::Expression, 3> values,
-                     LoadKind kind, LoadAxes axes, double scale, const fem::Quaternion& reference)
+                     LoadKind kind, LoadAxes axes, double scale, const fem::Quaternion& reference, LoadLaws laws)
     : Element(std::move(name)),
       node_(node.id),
       block_(kind == LoadKind::Force ? node.node.displacement : node.node.rotation),
+      displacement_(node.node.displacement),
       rotation_(node.node.rotation),
       values_(std::move(values)),
       kind_(kind),
       axes_(axes),
       scale_(scale),
-      reference_(reference.toRotationMatrix()) {
+      reference_(reference.toRotationMatrix()),
+      laws_(std::move(laws)) {
+  const std::string who = "load '" + this->name() + "': ";
   if (axes == LoadAxes::Semitangential && kind != LoadKind::Moment)
-    throw std::invalid_argument("load '" + this->name() + "': only moments can be semitangential");
+    throw std::invalid_argument(who + "only moments can be semitangential");
   if ((kind == LoadKind::Moment || axes == LoadAxes::Follower) && !rotation_.valid())
-    throw std::invalid_argument("load '" + this->name() + "': node '" + node.node.name +
+    throw std::invalid_argument(who + "node '" + node.node.name +
                                 "' is not a frame node; moments and follower loads need one");
+  for (const std::optional<LoadLaw>& c : laws_.components) {
+    if (!c) continue;
+    if (axes != LoadAxes::Global) throw std::invalid_argument(who + "laws of the motion act on dead loads only");
+    if (c->inputs.size() > max_law_inputs || (!c->inputs.empty() && !laws_.inputs) ||
+        c->law.variables().size() != motion_variable_count(kind) + c->inputs.size())
+      throw std::invalid_argument(who + "a law of the motion must read the " +
+                                  (kind == LoadKind::Force ? "force" : "moment") + "'s variables and at most " +
+                                  std::to_string(max_law_inputs) + " of the model's inputs");
+  }
+  reads_translation_ = laws_read(laws_, 0, nodal_force_variable_count);
+  reads_rotation_ = laws_read(laws_, nodal_force_variable_count, nodal_load_variables.size());
 }
 
 void NodalLoad::declare(fem::UnknownRegistry& registry) {
   if (axes_ == LoadAxes::Follower && kind_ == LoadKind::Force) registry.couple({block_, rotation_});
+  else if (reads_translation_ && kind_ == LoadKind::Moment) registry.couple({block_, displacement_});
   else registry.couple({block_});
 }
 
@@ -48,6 +87,69 @@ fem::Mat3T<T> follower_rotation(const fem::StepState& s, const fem::Vec3T<T>& b)
 }
 
 }  // namespace
+
+fem::Vec3 NodalLoad::laws_at(double t, double t_inputs, const Motion& motion, bool rates, LawGradient& d) const {
+  constexpr std::size_t n = nodal_load_variables.size();
+  std::array<double, n + max_law_inputs> x{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    x[i] = motion.x[static_cast<Eigen::Index>(i)];
+    x[3 + i] = motion.v[static_cast<Eigen::Index>(i)];
+    x[7 + i] = motion.w[static_cast<Eigen::Index>(i)];
+  }
+  const double speed = motion.v.norm();
+  x[6] = speed;
+  const std::size_t m = motion_variable_count(kind_);
+  fem::Vec3 F = fem::Vec3::Zero();
+  d = {};
+  for (int k = 0; k < 3; ++k) {
+    const std::optional<LoadLaw>& c = laws_.components[static_cast<std::size_t>(k)];
+    if (!c) continue;
+    // The inputs follow the motion's variables (over a force's unused w).
+    for (std::size_t i = 0; i < c->inputs.size(); ++i) x[m + i] = laws_.inputs->held(c->inputs[i], t_inputs);
+    std::array<double, n> g{};
+    F[k] = c->law.evaluate(t, std::span<const double>(x.data(), m + c->inputs.size()), std::span<double>(g.data(), m));
+    for (int i = 0; i < 3; ++i) {
+      d.by_x(k, i) = g[static_cast<std::size_t>(i)];
+      if (!rates) continue;
+      d.by_v(k, i) = g[static_cast<std::size_t>(3 + i)];
+      if (m == n) d.by_w(k, i) = g[static_cast<std::size_t>(7 + i)];
+    }
+    if (!rates) continue;
+    // ∂speed/∂v = v/|v|; at rest the zero element of its generalized gradient (header).
+    d.by_speed[k] = g[6];
+    if (speed > 0.0) d.by_v.row(k) += (g[6] / speed) * motion.v.transpose();
+  }
+  d.by_x *= scale_;
+  d.by_v *= scale_;
+  d.by_w *= scale_;
+  d.by_speed *= scale_;
+  return scale_ * F;
+}
+
+NodalLoad::LawsOverStep NodalLoad::laws_over_step(const fem::StepState& s) const {
+  LawsOverStep out;
+  if (std::none_of(laws_.components.begin(), laws_.components.end(), [](const auto& c) { return c.has_value(); }))
+    return out;
+  const fem::Vec3 x_n = s.at_start(node_).position;
+  const fem::Vec3 dx = s.increment(node_);
+  LawGradient d;
+  if (s.time.is_static()) {
+    out.value = laws_at(s.time.t_end(), s.time.t_n, {x_n + dx, fem::Vec3::Zero(), fem::Vec3::Zero()}, false, d);
+    out.by_displacement = d.by_x;
+    return out;
+  }
+  const double h = s.time.h;
+  Motion motion{x_n, dx / h, fem::Vec3::Zero()};
+  if (kind_ == LoadKind::Moment) motion.w = s.rotation_increment(node_) / h;
+  for (std::size_t q = 0; q < step_quadrature::points.size(); ++q) {
+    const double sq = step_quadrature::points[q], wq = step_quadrature::weights[q];
+    motion.x = x_n + sq * dx;
+    out.value += wq * laws_at(s.time.t_n + sq * h, s.time.t_n, motion, true, d);
+    out.by_displacement += wq * (sq * d.by_x + d.by_v / h);
+    out.by_rotation += (wq / h) * d.by_w;
+  }
+  return out;
+}
 
 namespace {
 
@@ -93,7 +195,10 @@ void NodalLoad::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::Jacobi
     return;
   }
   if (axes_ == LoadAxes::Global) {
-    r.add<3>(block_, fem::Vec3(-g));
+    const LawsOverStep laws = laws_over_step(s);
+    r.add<3>(block_, fem::Vec3(-(g + laws.value)));
+    if (reads_translation_) j.add<3, 3>(block_, displacement_, fem::Mat3(-laws.by_displacement));
+    if (reads_rotation_) j.add<3, 3>(block_, rotation_, fem::Mat3(-laws.by_rotation));
     return;
   }
   // Follower: −R' R_n g with R' the rotation up to the follower instant, differentiated with
@@ -114,8 +219,30 @@ void NodalLoad::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
   }
   if (axes_ == LoadAxes::Follower)
     g = follower_rotation(s, s.rotation_increment(node_)) * s.at_start(node_).orientation.toRotationMatrix() * g;
+  else g += laws_over_step(s).value;
   const fem::Vec3 path = kind_ == LoadKind::Force ? s.increment(node_) : s.rotation_increment(node_);
   w.external_work += g.dot(path);
+}
+
+void NodalLoad::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::JacobianSink& damping) const {
+  if (!reads_translation_ && !reads_rotation_) return;
+  // The row −F(x, v, w) about the state, rates zero: −∂F/∂v and −∂F/∂w multiply the rates.
+  LawGradient d;
+  static_cast<void>(laws_at(s.time.t_end(), s.time.t_n, {s.position_end(node_), fem::Vec3::Zero(), fem::Vec3::Zero()},
+                            true, d));
+  // A law whose derivative by speed is not zero at rest has no linearization there (header).
+  for (int k = 0; k < 3; ++k) {
+    if (d.by_speed[k] == 0.0) continue;
+    const fem::Law& law = laws_.components[static_cast<std::size_t>(k)]->law;
+    std::ostringstream message;
+    message << law.place() << ": the law '" << law.text()
+            << "' has no linearization at rest: its derivative by speed is " << d.by_speed[k] / scale_
+            << " there, and speed = |v| has no direction at v = 0; a linearized analysis needs a law whose derivative "
+               "by speed vanishes at rest (-c*speed*vx), or a velocity component (vx) for a motion along an axis";
+    throw fem::LawError(message.str());
+  }
+  if (reads_translation_) damping.add<3, 3>(block_, displacement_, fem::Mat3(-d.by_v));
+  if (reads_rotation_) damping.add<3, 3>(block_, rotation_, fem::Mat3(-d.by_w));
 }
 
 }  // namespace catena::elements

@@ -65,11 +65,13 @@ inline constexpr std::array element_keys{
     ModelKey{"loads[]", "node", "one of `node` and `set`", "", "", "", "the loaded node"},
     ModelKey{"loads[]", "set", "one of `node` and `set`", "", "", "",
              "a set of nodes: the same load on each, named `<name>_<node>`"},
-    ModelKey{"loads[]", "force", "one of `force` and `moment`", "N", "", "", "`[fx, fy, fz]`, each a function of `t`"},
+    ModelKey{"loads[]", "force", "one of `force` and `moment`", "N", "", "",
+             "`[fx, fy, fz]`, each a function of `t`, or of the node's motion (`x`, `vx`, `speed`, ...: "
+             "[Laws of the motion of a load](#laws-of-the-motion-of-a-load))"},
     ModelKey{"loads[]", "moment", "one of `force` and `moment`", "N m", "", "",
-             "`[mx, my, mz]`, each a function of `t`"},
+             "`[mx, my, mz]`, each a function of `t`, or of the node's motion (`wx`, ...)"},
     ModelKey{"loads[]", "follower", "no", "", "`false`", "true or false",
-             "`true`: components in the node's axes (turning with it)"},
+             "`true`: components in the node's axes (turning with it); functions of `t` only"},
     ModelKey{"loads[]", "semitangential", "no", "", "`false`", "true or false",
              "on a moment that is not a follower only: `true` makes the moment *semitangential*, the conservative "
              "moment with potential −m · ψ (m global, ψ the node's rotation vector from its orientation at t = 0): "

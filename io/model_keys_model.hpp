@@ -58,7 +58,7 @@ inline constexpr std::array model_keys{
 
     ModelKey{"inputs[]", "name", "yes", "", "", "a new name",
              "the name laws use (letters, digits, `_`): not a parameter, `t`, a predefined name or a variable of "
-             "the laws of the motion (`e`, `x`, `x_rate`, ...)"},
+             "the laws of the motion (`e`, `x`, `x_rate`, `vx`, `speed`, `wx`, ...)"},
     ModelKey{"inputs[]", "value", "one of `value` and `table`", "", "", "",
              "its value until a program sets another (between steps; a number or an expression of parameters)"},
     ModelKey{"inputs[]", "table", "one of `value` and `table`", "", "", "times increasing",

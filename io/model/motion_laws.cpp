@@ -1,6 +1,8 @@
-// Laws of the motion (fem/law.hpp) in a joint component's force: which names they may use, the
-// refusals of names that are unknown or mean two things, and constants that name the motion.
+// Laws of the motion (fem/law.hpp) in a joint component's force or a nodal load: which names they
+// may use, the refusals of names that are unknown or mean two things, and constants that name the
+// motion.
 #include "elements/joint.hpp"
+#include "elements/nodal_load.hpp"
 #include "io/model/section_readers.hpp"
 
 #include <algorithm>
@@ -48,9 +50,14 @@ std::string place_of(const Cursor& c) {
 
 }  // namespace
 
-bool is_law_variable(std::string_view name) { return contains(elements::joint_law_variables, name); }
+bool is_law_variable(std::string_view name) {
+  return contains(elements::joint_law_variables, name) || contains(elements::nodal_load_variables, name);
+}
 
-std::string law_variables_note() { return "a joint law's are " + join(elements::joint_law_variables); }
+std::string law_variables_note() {
+  return "a joint law's are " + join(elements::joint_law_variables) + "; a nodal load's " +
+         join(elements::nodal_load_variables);
+}
 
 std::optional<MotionLaw> read_motion_law(const ModelContext& context, const Cursor& c,
                                          std::span<const std::string_view> variables, std::string_view whose) {

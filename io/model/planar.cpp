@@ -40,12 +40,12 @@ void read_planar(ModelContext& context) {
 }
 
 void check_load_in_plane(const ModelContext& context, const Cursor& c, const std::array<fem::Expression, 3>& components,
-                         bool moment, std::string_view what, const fem::Mat3& axes) {
+                         bool moment, std::string_view what, const fem::Mat3& axes, const std::array<bool, 3>& laws) {
   if (!context.plane) return;
   const Plane& plane = *context.plane;
   double scale = 0.0;  // the largest constant written component
-  for (const fem::Expression& f : components)
-    if (f.is_constant()) scale = std::max(scale, std::abs(f(0.0)));
+  for (std::size_t k = 0; k < 3; ++k)
+    if (!laws[k] && components[k].is_constant()) scale = std::max(scale, std::abs(components[k](0.0)));
   // Global component i = Σ_k axes(i, k) f_k(t): along the normal for a force, about the two
   // in-plane axes for a moment.
   for (int i = 0; i < 3; ++i) {
@@ -58,7 +58,7 @@ void check_load_in_plane(const ModelContext& context, const Cursor& c, const std
       ++contributors;
       last = k;
       const fem::Expression& f = components[static_cast<std::size_t>(k)];
-      if (f.is_constant())
+      if (!laws[static_cast<std::size_t>(k)] && f.is_constant())
         value += axes(i, k) * f(0.0);
       else
         varies = true;
@@ -68,7 +68,10 @@ void check_load_in_plane(const ModelContext& context, const Cursor& c, const std
         out_of_plane(plane, moment, what, i) + " would do nothing (the plane's constraint takes it); ";
     if (contributors == 1)
       c[static_cast<std::size_t>(last)].fail(head + "expected 0 for this component; found '" +
-                                             components[static_cast<std::size_t>(last)].text() + "'");
+                                             (laws[static_cast<std::size_t>(last)]
+                                                  ? c[static_cast<std::size_t>(last)].node().Scalar()
+                                                  : components[static_cast<std::size_t>(last)].text()) +
+                                             "'");
     c.fail(head + "expected components that give none (global " + axis(i) + " is " +
            format_vector(axes.row(i).transpose()) + " in the node's axes at t = 0); found " +
            (varies ? "functions of t" : "a component of " + format_number(value)));

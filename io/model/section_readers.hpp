@@ -70,9 +70,11 @@ void apply_planar(ModelContext& context);
 /// `components` are the load's as written at `c` (a list of 3), `what` names it ("follower
 /// force"); `axes` turns them into global ones (the identity for dead loads, the node's axes at
 /// t = 0 for a follower load, whose part along the normal keeps that value as the node turns in
-/// the plane). Fails at the component (or the list) that leaves the plane.
+/// the plane). `laws`: the components that are laws of the motion (their functions read 0), which
+/// vary. Fails at the component (or the list) that leaves the plane.
 void check_load_in_plane(const ModelContext& context, const Cursor& c, const std::array<fem::Expression, 3>& components,
-                         bool moment, std::string_view what, const fem::Mat3& axes = fem::Mat3::Identity());
+                         bool moment, std::string_view what, const fem::Mat3& axes = fem::Mat3::Identity(),
+                         const std::array<bool, 3>& laws = {});
 /// `gravity` (at `c`) in a planar model: in the plane, or the weights would do nothing.
 void check_gravity_in_plane(const ModelContext& context, const Cursor& c);
 
