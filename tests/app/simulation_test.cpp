@@ -89,6 +89,29 @@ TEST(Simulation, SteppedInMemoryEqualsTheCommandLinesFilesBitForBit) {
   for (std::size_t c = 0; c < now.size(); ++c) EXPECT_EQ(now[c], h.sensors.back()[c]);
 }
 
+TEST(Simulation, SensitivitiesInMemoryEqualTheCommandLinesFile) {
+  const ScratchDirectory scratch;
+  io::RunOptions run = chain15_options();
+  run.overrides.push_back("analysis.t_end=0.01");
+  std::vector<std::string> args{"run", run.model.string(), "--out", (scratch.path() / "cli").string(), "--quiet",
+                                "--sensitivity", "m,g"};
+  for (const std::string& o : run.overrides) args.insert(args.end(), {"--set", o});
+  const testing::CliResult r = testing::run_cli(args);
+  ASSERT_EQ(r.code, 0) << r.output;
+  run.sensitivity = {"m", "g"};
+  Simulation sim(in_memory(run));
+  EXPECT_EQ(sim.run().exit_code, io::exit_ok);
+  const std::vector<std::vector<std::string>> file = testing::read_csv(scratch.path() / "cli" / "sensitivities.csv");
+  const std::vector<std::string> columns = sim.sensitivity_columns();
+  ASSERT_EQ(file.front().size(), columns.size() + 1);
+  for (std::size_t c = 0; c < columns.size(); ++c) EXPECT_EQ(file.front()[c + 1], columns[c]);
+  const std::vector<std::vector<double>> rows = numbers(scratch.path() / "cli" / "sensitivities.csv");
+  const History& h = sim.history();
+  ASSERT_EQ(h.sensitivities.size(), rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    EXPECT_EQ(h.sensitivities[k], std::vector<double>(rows[k].begin() + 1, rows[k].end())) << "row " << k;
+}
+
 TEST(Simulation, WithFilesWritesWhatTheCommandLineWrites) {
   const ScratchDirectory scratch;
   run_command_line(chain15_options(), scratch.path() / "cli");
