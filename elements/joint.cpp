@@ -1,8 +1,8 @@
 #include "elements/joint.hpp"
 
 #include "elements/joint_kinds.hpp"
-
 #include "elements/joint_kinematics.hpp"
+#include "elements/step_quadrature.hpp"
 #include "elements/two_frame_step.hpp"
 
 #include <algorithm>
@@ -23,12 +23,6 @@ using joint_kinematics::kinematics_of;
 using joint_kinematics::relative_rotation;
 
 double law_value(const JointLaw& law, double t) { return law.function ? (*law.function)(t) : 0.0; }
-
-/// 4-point Gauss–Legendre quadrature on [0, 1]: points and weights (exact for degree 7).
-constexpr std::array<double, 4> gauss_points{0.5 - 0.5 * 0.8611363115940526, 0.5 - 0.5 * 0.3399810435848563,
-                                             0.5 + 0.5 * 0.3399810435848563, 0.5 + 0.5 * 0.8611363115940526};
-constexpr std::array<double, 4> gauss_weights{0.5 * 0.3478548451374538, 0.5 * 0.6521451548625461,
-                                              0.5 * 0.6521451548625461, 0.5 * 0.3478548451374538};
 
 /// The relative coordinates of configuration q, the rotations unwrapped near those of `e`.
 Vec6 coordinates_at(const std::array<JointFrame, 2>& frames, const JointDefinition& def, const Vec6& e,
@@ -451,8 +445,8 @@ double Joint::law_over_step(int k, const fem::StepState& s, const Vec6& E0, cons
   const Vec6 rate = (E1 - E0) / s.time.h;
   double F = 0.0;
   dE1.setZero();
-  for (std::size_t q = 0; q < gauss_points.size(); ++q) {
-    const double sq = gauss_points[q], w = gauss_weights[q];
+  for (std::size_t q = 0; q < step_quadrature::points.size(); ++q) {
+    const double sq = step_quadrature::points[q], w = step_quadrature::weights[q];
     F += w * law_at(k, s.time.t_n + sq * s.time.h, s.time.t_n, E0 + sq * (E1 - E0), rate, by_e, by_rate);
     dE1 += w * (sq * by_e + by_rate / s.time.h);
   }

@@ -92,9 +92,7 @@ inline constexpr std::array<std::string_view, 14> joint_law_variables{
     "x",      "y",      "z",       "rx",      "ry",      "rz", "x_rate", "y_rate", "z_rate", "rx_rate",
     "ry_rate", "rz_rate", "e", "e_rate"};
 
-/// The inputs one law of the motion may read at most (its variables live in a fixed array while a
-/// joint stamps).
-inline constexpr std::size_t max_law_inputs = 16;
+using fem::max_law_inputs;
 
 /// The constitutive choice of one relative coordinate (header comment).
 struct JointLaw {

@@ -1,7 +1,6 @@
 #include "elements/nodal_load.hpp"
 
 #include "elements/autodiff.hpp"
-#include "elements/joint.hpp"
 #include "elements/step_quadrature.hpp"
 #include "fem/step_rotation.hpp"
 
@@ -51,11 +50,11 @@ NodalLoad::NodalLoad(std::string name, const fem::AttachedNode& node, std::array
   for (const std::optional<LoadLaw>& c : laws_.components) {
     if (!c) continue;
     if (axes != LoadAxes::Global) throw std::invalid_argument(who + "laws of the motion act on dead loads only");
-    if (c->inputs.size() > max_law_inputs || (!c->inputs.empty() && !laws_.inputs) ||
+    if (c->inputs.size() > fem::max_law_inputs || (!c->inputs.empty() && !laws_.inputs) ||
         c->law.variables().size() != motion_variable_count(kind) + c->inputs.size())
       throw std::invalid_argument(who + "a law of the motion must read the " +
                                   (kind == LoadKind::Force ? "force" : "moment") + "'s variables and at most " +
-                                  std::to_string(max_law_inputs) + " of the model's inputs");
+                                  std::to_string(fem::max_law_inputs) + " of the model's inputs");
   }
   reads_translation_ = laws_read(laws_, 0, nodal_force_variable_count);
   reads_rotation_ = laws_read(laws_, nodal_force_variable_count, nodal_load_variables.size());
@@ -90,7 +89,7 @@ fem::Mat3T<T> follower_rotation(const fem::StepState& s, const fem::Vec3T<T>& b)
 
 fem::Vec3 NodalLoad::laws_at(double t, double t_inputs, const Motion& motion, bool rates, LawGradient& d) const {
   constexpr std::size_t n = nodal_load_variables.size();
-  std::array<double, n + max_law_inputs> x{};
+  std::array<double, n + fem::max_law_inputs> x{};
   for (std::size_t i = 0; i < 3; ++i) {
     x[i] = motion.x[static_cast<Eigen::Index>(i)];
     x[3 + i] = motion.v[static_cast<Eigen::Index>(i)];

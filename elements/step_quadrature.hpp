@@ -1,6 +1,6 @@
 #pragma once
 /// Quadrature along a time element, s ∈ [0, 1]: the rule laws of the motion are averaged with
-/// over a step (elements/nodal_load.hpp), 4-point Gauss–Legendre, exact for polynomials of degree
+/// over a step (elements/joint.hpp, elements/nodal_load.hpp), 4-point Gauss–Legendre, exact for polynomials of degree
 /// 7 in s, so that a conservative law's work along the straight path of the step is exact for a
 /// potential up to degree 8.
 #include <array>

@@ -33,12 +33,17 @@
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace catena::fem {
+
+/// The inputs one law of the motion may read at most (an element's law variables live in a fixed
+/// array while it stamps: elements/joint.cpp, elements/nodal_load.cpp).
+inline constexpr std::size_t max_law_inputs = 16;
 
 /// A law evaluated where it has no derivative (a kink exactly hit), or not finite there. `what()`
 /// begins with the law's place in the model file ("model.yaml:12:14: joints[0].laws.rz.force: ").
