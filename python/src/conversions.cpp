@@ -44,6 +44,13 @@ py::dict energy_history(const app::History& history) {
   return out;
 }
 
+py::dict sensitivity_history(const std::vector<std::string>& columns, const app::History& history) {
+  py::dict out;
+  out["t"] = array(history.t.data(), static_cast<py::ssize_t>(history.t.size()));
+  for (std::size_t j = 0; j < columns.size(); ++j) out[py::str(columns[j])] = column(history.sensitivities, j);
+  return out;
+}
+
 py::dict energy_now(const solvers::EnergyRecord& energy) {
   py::dict out;
   out["t"] = energy.t;

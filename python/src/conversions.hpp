@@ -11,6 +11,8 @@ namespace catena::python {
 [[nodiscard]] pybind11::dict sensor_history(const fem::Model& model, const app::History& history);
 /// {"t": ..., "kinetic": ..., ... "Lz": ...}: every row so far, energy.csv's columns.
 [[nodiscard]] pybind11::dict energy_history(const app::History& history);
+/// {"t": ..., "sensor:p": ..., ...}: every row so far of sensitivities.csv, `columns` its columns after t.
+[[nodiscard]] pybind11::dict sensitivity_history(const std::vector<std::string>& columns, const app::History& history);
 /// {"t": t, "kinetic": ..., ...}: the energy columns now.
 [[nodiscard]] pybind11::dict energy_now(const solvers::EnergyRecord& energy);
 /// position, displacement, velocity, orientation (x, y, z, w), rotation (3×3), angular_velocity.

@@ -236,6 +236,16 @@ collective under MPI (every rank makes the same calls); results are rank 0's, on
           "energy",
           [](const Handle& h) { return h.locked([](const Simulation& s) { return energy_history(s.history()); }); },
           "Every row so far of energy.csv: {'t': array, 'kinetic': array, ...}.")
+      .def_property_readonly(
+          "sensitivities",
+          [](const Handle& h) {
+            return h.locked([](const Simulation& s) {
+              const std::vector<std::string> columns = s.sensitivity_columns();
+              return columns.empty() ? py::object(py::none()) : py::object(sensitivity_history(columns, s.history()));
+            });
+          },
+          "With sensitivity=[...]: every row so far of sensitivities.csv, {'t': array, 'sensor:p': array, ...}; "
+          "else None.")
       .def("sensor_values",
            [](const Handle& h) {
              return h.locked([](const Simulation& s) {
