@@ -81,8 +81,4 @@ py::dict counters(const solvers::RunCounters& counters) {
   return out;
 }
 
-py::dict summary(const io::SummaryData& summary) {
-  return py::module_::import("json").attr("loads")(io::summary_json(summary));
-}
-
 }  // namespace catena::python

@@ -1,6 +1,6 @@
 #pragma once
 /// A run's numbers as Python values: histories as dicts of NumPy arrays (the columns of
-/// energy.csv and sensors.csv), node states, counters and summary.json's content as dicts.
+/// energy.csv and sensors.csv), node states and counters as dicts.
 #include "app/simulation.hpp"
 
 #include <pybind11/pybind11.h>
@@ -19,7 +19,5 @@ namespace catena::python {
 [[nodiscard]] pybind11::dict node_state(const fem::Node& node, const fem::NodeState& state);
 /// summary.json's counters (solvers/run_counters.hpp), by name.
 [[nodiscard]] pybind11::dict counters(const solvers::RunCounters& counters);
-/// summary.json's content.
-[[nodiscard]] pybind11::dict summary(const io::SummaryData& summary);
 
 }  // namespace catena::python
