@@ -111,34 +111,36 @@ def test_derivatives_of_a_linearized_analysis_are_asked_of_modes():
     assert raised.value.exit_code == 2 and "objective" in str(raised.value)
 
 
-# Under mpirun every rank runs it: the modes in a temporary directory in argv[2], each rank's into argv[3].
-MODES_ON_EVERY_RANK = """
+# Under mpirun every rank runs it: the modes (in a temporary directory in argv[2]) and a gradient,
+# each rank's into argv[3].
+ON_EVERY_RANK = """
 import json, pathlib, sys, tempfile
 sys.path.insert(0, sys.argv[1])
 import catena
 tempfile.tempdir = sys.argv[2]
 modes = catena.Model(sys.argv[4], set={"analysis.modes": 4}).modes()
-pathlib.Path(sys.argv[3], f"rank{catena.rank()}.json").write_text(json.dumps(modes.frequency_hz.tolist()))
+gradient = catena.Model(sys.argv[5], set={"analysis.t_end": 0.1}).gradient("a0,a1")
+pathlib.Path(sys.argv[3], f"rank{catena.rank()}.json").write_text(json.dumps([modes.frequency_hz.tolist(), gradient]))
 """
 MPIRUN = shutil.which("mpirun") or shutil.which("mpiexec")
 
 
 @pytest.mark.skipif(MPIRUN is None, reason="no mpirun (openmpi-bin)")
-def test_two_ranks_read_rank_0s_modes_and_remove_its_directory(tmp_path):
-    script, temporary = tmp_path / "modes.py", tmp_path / "tmp"
-    script.write_text(MODES_ON_EVERY_RANK)
+def test_two_ranks_get_rank_0s_modes_and_gradient(tmp_path):
+    script, temporary = tmp_path / "on_every_rank.py", tmp_path / "tmp"
+    script.write_text(ON_EVERY_RANK)
     temporary.mkdir()
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
     package = str(pathlib.Path(catena.__file__).resolve().parents[1])
-    result = subprocess.run([MPIRUN, "-n", "2", sys.executable, str(script), package, str(temporary), str(tmp_path),
-                             str(case("flexible-arm-pd"))], env=env, capture_output=True, text=True, timeout=60,
-                            check=False)
+    command = [MPIRUN, "-n", "2", sys.executable, str(script), package, str(temporary), str(tmp_path),
+               str(case("flexible-arm-pd")), str(case("slider-crank-design"))]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stderr
     ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in (0, 1)]
-    assert ranks[1] == ranks[0]
+    assert ranks[1] == ranks[0]  # the modes read from rank 0's directory, the summary's gradient rank 0's
     one = catena.Model(case("flexible-arm-pd"), set=ARM_MODES).modes().frequency_hz
     # Both linearize about the equilibrium Newton converged to (newton_tolerance 1e-10), each
     # factorizing in its own order: the frequencies agree to the equilibrium's tolerance.
-    assert ranks[0] == pytest.approx(one.tolist(), rel=1e-8)
+    assert ranks[0][0] == pytest.approx(one.tolist(), rel=1e-8)
     assert list(temporary.iterdir()) == []
