@@ -116,10 +116,18 @@ class Model:
         return _analyses.gradient(self, parameters, options)
 
     def _as(self, analysis):
-        """This model, or this model with analysis.type=`analysis` set."""
+        """This model, or this model with analysis.type=`analysis` set (what that refuses, an
+        objective say, is said to come from the set type)."""
         if self.analysis == analysis:
             return self
         overrides = self.overrides + [f"analysis.type={analysis}"]
-        if self.text is None:
-            return Model(self.path, set=overrides)
-        return Model(text=self.text, name=self.path, set=overrides)
+        try:
+            if self.text is None:
+                return Model(self.path, set=overrides)
+            return Model(text=self.text, name=self.path, set=overrides)
+        except _catena.Error as error:
+            method = "modes" if analysis == "eigen" else analysis
+            raised = _catena.Error(f"{error} ({method}() runs this {self.analysis} model with analysis.type={analysis}, "
+                                   f"which refuses that key: give {method}() a model without it)")
+            raised.exit_code = error.exit_code
+            raise raised from error

@@ -103,9 +103,13 @@ def test_gradient_equals_the_command_lines_and_a_central_difference(tmp_path):
     assert gradient["a0"] == pytest.approx((psi[0] - psi[1]) / (2 * delta), rel=1e-8)
 
 
-def test_derivatives_of_a_linearized_analysis_are_asked_of_modes():
+def test_the_wrong_analysis_is_refused_with_what_to_do():
     with pytest.raises(ValueError, match=r"modes\(sensitivity"):
         catena.Model(CANTILEVER).sensitivity(["E"])
+    with pytest.raises(catena.Error) as raised:  # an objective belongs to a time run
+        catena.Model(case("slider-crank-design")).modes()
+    assert raised.value.exit_code == 2 and str(raised.value).startswith(str(case("slider-crank-design")) + ":42:5: ")
+    assert "(modes() runs this dynamic model with analysis.type=eigen, which refuses" in str(raised.value)
     with pytest.raises(catena.Error) as raised:
         catena.Model(case("slider-crank-rigid"), set={"analysis.t_end": 0.01}).gradient(["T"])
     assert raised.value.exit_code == 2 and "objective" in str(raised.value)
