@@ -15,5 +15,5 @@ from ._catena import Checkpoint, Error, Simulation, rank, size, start, started
 from ._model import Model
 from ._results import Results, read
 
-__all__ = ["Buckling", "Checkpoint", "Error", "Gradient", "Model", "Modes", "Results", "Sensitivities", "Simulation", "rank",
-           "read", "size", "start", "started"]
+__all__ = ["Buckling", "Checkpoint", "Error", "Gradient", "Model", "Modes", "Results", "Sensitivities", "Simulation",
+           "rank", "read", "size", "start", "started"]

@@ -127,7 +127,8 @@ class Model:
             return Model(text=self.text, name=self.path, set=overrides)
         except _catena.Error as error:
             method = "modes" if analysis == "eigen" else analysis
-            raised = _catena.Error(f"{error} ({method}() runs this {self.analysis} model with analysis.type={analysis}, "
-                                   f"which refuses that key: give {method}() a model without it)")
+            raised = _catena.Error(f"{error} ({method}() runs this {self.analysis} model with "
+                                   f"analysis.type={analysis}, which refuses that key: give {method}() a model "
+                                   "without it)")
             raised.exit_code = error.exit_code
             raise raised from error
