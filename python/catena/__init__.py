@@ -10,8 +10,10 @@
 
 The API and a tutorial: docs/python.md.
 """
+from ._analyses import Buckling, Gradient, Modes, Sensitivities
 from ._catena import Checkpoint, Error, Simulation, rank, size, start, started
 from ._model import Model
 from ._results import Results, read
 
-__all__ = ["Checkpoint", "Error", "Model", "Results", "Simulation", "rank", "read", "size", "start", "started"]
+__all__ = ["Buckling", "Checkpoint", "Error", "Gradient", "Model", "Modes", "Results", "Sensitivities", "Simulation",
+           "rank", "read", "size", "start", "started"]

@@ -1,7 +1,7 @@
 """catena.Model: a model file or text with its overrides, read and validated when made."""
 import os
 
-from . import _catena
+from . import _analyses, _catena
 
 
 def _override(key, value):
@@ -77,10 +77,58 @@ class Model:
             self.path, text=self.text, overrides=self.overrides,
             out=None if out is None else os.fspath(out), output_every=output_every,
             checkpoint_every=checkpoint_every, restart=None if restart is None else os.fspath(restart), resume=resume,
-            sensitivity=list(sensitivity), gradient=list(gradient), quiet=quiet, threads=threads)
+            sensitivity=_analyses.names(sensitivity), gradient=_analyses.names(gradient), quiet=quiet, threads=threads)
 
     def run(self, out=None, **options):
         """simulate(out, **options).run(): the whole run; returns the summary (summary.json's
         content). Eigen and buckling analyses need `out` (their modes are files); read them back
-        with catena.read(out)."""
+        with catena.read(out); modes() and buckling() give them as data."""
         return self.simulate(out, **options).run()
+
+    def modes(self, out=None, **options):
+        """The eigen-analysis of this model (of this model with analysis.type=eigen set, unless it
+        is one; its other analysis keys stay) as a catena.Modes: modes.csv's columns as NumPy
+        arrays (mode, frequency_hz, natural_frequency_hz, damping_ratio, s complex, kind a list of
+        str), mode_sensitivities.csv's columns with sensitivity=[...], the summary.
+
+        out=None runs in a temporary directory, removed afterwards; a directory keeps the files,
+        the mode shapes among them: out/modes/mode_NN/results.pvd. options: simulate's.
+        """
+        return _analyses.modes(self._as("eigen"), out, options)
+
+    def buckling(self, out=None, **options):
+        """The buckling analysis of this model (analysis.type=buckling set, unless it is one) as a
+        catena.Buckling: the critical load factors (summary.json's), the load path (buckling.csv),
+        buckling_sensitivities.csv's row with sensitivity=[...], the summary. out as for modes();
+        the buckling mode is out/modes/buckling_mode/results.pvd."""
+        return _analyses.buckling(self._as("buckling"), out, options)
+
+    def sensitivity(self, parameters, **options):
+        """A run in memory with --sensitivity `parameters` (names, or "p1,p2"): a
+        catena.Sensitivities, the derivatives as sensitivities.csv's columns {"t": ..., "sensor:p":
+        array, ...}, the sensors, and the objective's gradient {p: dΨ/dp} when the model has an
+        objective. options: simulate's."""
+        return _analyses.sensitivity(self, parameters, options)
+
+    def gradient(self, parameters, **options):
+        """A run in memory with --gradient `parameters` (the adjoint): catena.Gradient(objective,
+        gradient), gradient {p: dΨ/dp}. Raises catena.Error without analysis.objective."""
+        return _analyses.gradient(self, parameters, options)
+
+    def _as(self, analysis):
+        """This model, or this model with analysis.type=`analysis` set (what that refuses, an
+        objective say, is said to come from the set type)."""
+        if self.analysis == analysis:
+            return self
+        overrides = self.overrides + [f"analysis.type={analysis}"]
+        try:
+            if self.text is None:
+                return Model(self.path, set=overrides)
+            return Model(text=self.text, name=self.path, set=overrides)
+        except _catena.Error as error:
+            method = "modes" if analysis == "eigen" else analysis
+            raised = _catena.Error(f"{error} ({method}() runs this {self.analysis} model with "
+                                   f"analysis.type={analysis}, which refuses that key: give {method}() a model "
+                                   "without it)")
+            raised.exit_code = error.exit_code
+            raise raised from error

@@ -44,6 +44,13 @@ py::dict energy_history(const app::History& history) {
   return out;
 }
 
+py::dict sensitivity_history(const std::vector<std::string>& columns, const app::History& history) {
+  py::dict out;
+  out["t"] = array(history.t.data(), static_cast<py::ssize_t>(history.t.size()));
+  for (std::size_t j = 0; j < columns.size(); ++j) out[py::str(columns[j])] = column(history.sensitivities, j);
+  return out;
+}
+
 py::dict energy_now(const solvers::EnergyRecord& energy) {
   py::dict out;
   out["t"] = energy.t;
@@ -72,10 +79,6 @@ py::dict counters(const solvers::RunCounters& counters) {
   solvers::for_each_counter_field(
       [&](const auto& field) { out[py::str(std::string(field.name))] = counters.*field.member; });
   return out;
-}
-
-py::dict summary(const io::SummaryData& summary) {
-  return py::module_::import("json").attr("loads")(io::summary_json(summary));
 }
 
 }  // namespace catena::python

@@ -5,6 +5,7 @@
 #include "runtime.hpp"
 #include "simulation_binding.hpp"
 
+#include "assembly/collectives.hpp"
 #include "assembly/petsc_session.hpp"
 #include "io/vtk_module.hpp"
 
@@ -50,6 +51,22 @@ PYBIND11_MODULE(_catena, module) {
   module.def("started", &python::started, "Whether PETSc runs in this process.");
   module.def("rank", &assembly::PetscSession::rank, "This process's MPI rank (0 without mpirun).");
   module.def("size", &assembly::PetscSession::size, "The number of MPI ranks (1 without mpirun).");
+  // What the package's Python code needs to share between ranks (a temporary directory's name).
+  module.def(
+      "broadcast_text",
+      [](std::string text) {
+        python::ensure_started();
+        assembly::broadcast_text_from_root(text);
+        return text;
+      },
+      py::arg("text"), "Rank 0's text, on every rank (collective; starts PETSc).");
+  module.def(
+      "barrier",
+      [] {
+        python::ensure_started();
+        static_cast<void>(assembly::all_ranks_agree(true));
+      },
+      "Returns once every rank has called it (collective; starts PETSc).");
   module.def(
       "describe",
       [](const std::filesystem::path& model, const std::optional<std::string>& text,

@@ -7,6 +7,7 @@
 
 #include "app/simulation.hpp"
 #include "assembly/collectives.hpp"
+#include "io/summary_writer.hpp"
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -16,6 +17,8 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <optional>
+#include <string>
 
 namespace catena::python {
 
@@ -31,12 +34,21 @@ std::mutex& solver_mutex() {
   return m;
 }
 
+py::dict json_object(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+
 /// summary.json of a finished eigen or buckling analysis (which writes it itself), as a dict.
 py::dict read_summary(const std::filesystem::path& out) {
   std::ifstream in(out / "summary.json");
   if (!in) return {};
-  return py::module_::import("json").attr("loads")(
-      std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
+  return json_object(std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
+}
+
+/// summary.json's text, rank 0's on every rank: rank 0 alone evaluates the objective (from element
+/// sensors) and its gradient (collective).
+std::string rank_0s_summary(const io::SummaryData& summary) {
+  std::string text = io::summary_json(summary);
+  assembly::broadcast_text_from_root(text);
+  return text;
 }
 
 /// A run driven from Python; its Python object owns it.
@@ -97,7 +109,7 @@ class SimulationHandle final : public PetscUser {
     return use(simulation());
   }
   [[nodiscard]] py::object summary() const {
-    return outcome_ ? py::object(python::summary(outcome_->summary)) : py::object(py::none());
+    return summary_ ? py::object(json_object(*summary_)) : py::object(py::none());
   }
 
  private:
@@ -105,7 +117,7 @@ class SimulationHandle final : public PetscUser {
 
   std::atomic<bool> stop_{false};
   std::unique_ptr<app::Simulation> simulation_;
-  std::optional<app::Outcome> outcome_;
+  std::optional<std::string> summary_;  ///< summary.json's text once finished
 };
 
 py::dict SimulationHandle::run() {
@@ -128,8 +140,8 @@ py::dict SimulationHandle::run() {
 }
 
 py::dict SimulationHandle::finish() {
-  if (!outcome_) outcome_ = solving([&] { return simulation().finish(); });
-  return python::summary(outcome_->summary);
+  if (!summary_) summary_ = rank_0s_summary(solving([&] { return simulation().finish(); }).summary);
+  return json_object(*summary_);
 }
 
 py::dict SimulationHandle::linearized_run() {
@@ -236,6 +248,16 @@ collective under MPI (every rank makes the same calls); results are rank 0's, on
           "energy",
           [](const Handle& h) { return h.locked([](const Simulation& s) { return energy_history(s.history()); }); },
           "Every row so far of energy.csv: {'t': array, 'kinetic': array, ...}.")
+      .def_property_readonly(
+          "sensitivities",
+          [](const Handle& h) {
+            return h.locked([](const Simulation& s) {
+              const std::vector<std::string> columns = s.sensitivity_columns();
+              return columns.empty() ? py::object(py::none()) : py::object(sensitivity_history(columns, s.history()));
+            });
+          },
+          "With sensitivity=[...]: every row so far of sensitivities.csv, {'t': array, 'sensor:p': array, ...}; "
+          "else None.")
       .def("sensor_values",
            [](const Handle& h) {
              return h.locked([](const Simulation& s) {
