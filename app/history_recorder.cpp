@@ -4,6 +4,8 @@
 #include "assembly/petsc_session.hpp"
 #include "fem/sensor.hpp"
 
+#include <utility>
+
 namespace catena::app {
 
 std::vector<double> sensor_values(const fem::Model& model, std::span<const fem::NodeState> states) {
@@ -20,8 +22,11 @@ void HistoryRecorder::on_frame(const solvers::Frame& frame) {
   history_.t.push_back(frame.t);
   history_.energy.push_back(solvers::energy_columns(frame.energy));
   history_.sensors.push_back(sensor_values(model_, frame.states));
-  if (!frame.sensitivities.empty())
-    history_.sensitivities.emplace_back(frame.sensitivities.begin(), frame.sensitivities.end());
+  if (frame.sensitivities.empty()) return;
+  // Element sensors' derivatives are rank 0's (as their values are): every rank records those.
+  std::vector<double> derivatives(frame.sensitivities.begin(), frame.sensitivities.end());
+  if (assembly::PetscSession::size() > 1) assembly::broadcast_from_root(derivatives);
+  history_.sensitivities.push_back(std::move(derivatives));
 }
 
 }  // namespace catena::app

@@ -124,7 +124,10 @@ import catena
 tempfile.tempdir = sys.argv[2]
 modes = catena.Model(sys.argv[4], set={"analysis.modes": 4}).modes()
 gradient = catena.Model(sys.argv[5], set={"analysis.t_end": 0.1}).gradient("a0,a1")
-pathlib.Path(sys.argv[3], f"rank{catena.rank()}.json").write_text(json.dumps([modes.frequency_hz.tolist(), gradient]))
+derivatives = catena.Model(sys.argv[5], set={"analysis.t_end": 0.1}).sensitivity("a0").derivatives
+derivatives = {name: column.tolist() for name, column in derivatives.items()}
+pathlib.Path(sys.argv[3], f"rank{catena.rank()}.json").write_text(
+    json.dumps([modes.frequency_hz.tolist(), gradient, derivatives]))
 """
 MPIRUN = shutil.which("mpirun") or shutil.which("mpiexec")
 
@@ -142,7 +145,10 @@ def test_two_ranks_get_rank_0s_modes_and_gradient(tmp_path):
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stderr
     ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in (0, 1)]
-    assert ranks[1] == ranks[0]  # the modes read from rank 0's directory, the summary's gradient rank 0's
+    # The modes read from rank 0's directory, the summary's gradient rank 0's, the sensitivities'
+    # rows rank 0's (element sensors' derivatives, a joint's coordinate among them, are its alone).
+    assert ranks[1] == ranks[0]
+    assert any(value != 0.0 for name, column in ranks[1][2].items() if name.startswith("theta1:") for value in column)
     one = catena.Model(case("flexible-arm-pd"), set=ARM_MODES).modes().frequency_hz
     # Both linearize about the equilibrium Newton converged to (newton_tolerance 1e-10), each
     # factorizing in its own order: the frequencies agree to the equilibrium's tolerance.
