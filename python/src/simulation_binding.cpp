@@ -36,11 +36,12 @@ std::mutex& solver_mutex() {
 
 py::dict json_object(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
 
-/// summary.json of a finished eigen or buckling analysis (which writes it itself), as a dict.
-py::dict read_summary(const std::filesystem::path& out) {
+/// summary.json's text of a finished eigen or buckling analysis (which writes it itself); none
+/// when it is not there.
+std::optional<std::string> read_summary(const std::filesystem::path& out) {
   std::ifstream in(out / "summary.json");
-  if (!in) return {};
-  return json_object(std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
+  if (!in) return std::nullopt;
+  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 /// summary.json's text, rank 0's on every rank: rank 0 alone evaluates the objective (from element
@@ -151,7 +152,8 @@ py::dict SimulationHandle::linearized_run() {
     static_cast<void>(assembly::all_ranks_agree(true));
     return o;
   });
-  py::dict written = read_summary(locked([](const app::Simulation& s) { return s.out(); }));
+  summary_ = read_summary(locked([](const app::Simulation& s) { return s.out(); }));
+  py::dict written = summary_ ? json_object(*summary_) : py::dict();
   if (outcome.exit_code != io::exit_ok) {
     const std::string message =
         written.contains("message") ? py::str(written["message"]).cast<std::string>() : std::string("failed");
