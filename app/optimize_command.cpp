@@ -1,18 +1,17 @@
 #include "app/optimize_command.hpp"
 
+#include "app/objective_evaluation.hpp"
 #include "app/run_command.hpp"
+#include "app/simulation.hpp"
 
 #include "assembly/petsc_session.hpp"
-#include "io/input_error.hpp"
 #include "io/model_agreement.hpp"
 #include "io/name_hint.hpp"
-#include "io/objective_evaluation.hpp"
 #include "io/optimize_output.hpp"
 #include "io/output_directory.hpp"
 #include "io/run_directory.hpp"
 #include "io/sensitivity_models.hpp"
 #include "io/stop_signals.hpp"
-#include "solvers/solver_failure.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -113,6 +112,20 @@ RunOptions run_at(const RunOptions& options, const Problem& p, std::span<const d
   return o;
 }
 
+/// optimize.json's message for the run `run` at `x` that did not complete, `code` and `what` its
+/// exit code and message as `catena run` gives them (app/objective_evaluation.hpp).
+std::string evaluation_failure(int code, const std::string& what, const Problem& p, std::span<const double> x,
+                               long run) {
+  // SIGINT or SIGTERM (io/stop_signals.hpp): the iterations so far stay, optimize.json says so.
+  if (code > 128)
+    return std::string("stopped by ") + signal_name(code - 128) + " (" + what + ", run " + std::to_string(run) + ")";
+  const std::string which = "run " + std::to_string(run) + " at " + values_text(p, x);
+  if (code != exit_bad_input) return which + " failed: " + what;  // a solver failure: the rows so far stay
+  // A parameter value the model refuses (a negative mass): the bounds should keep it out. At the
+  // start (the model's own values) it is the model or the options that are refused.
+  return which + ": " + what + (std::ranges::equal(x, p.start) ? "" : "; narrow --bounds to values the model accepts");
+}
+
 void print_iterate(const Problem& p, const solvers::MinimizerIterate& it, long evaluations) {
   char head[160];
   std::snprintf(head, sizeof head, "iteration %3d  runs %3ld  objective %.10e  projected gradient %.3e  ", it.iteration,
@@ -170,13 +183,11 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
   result.values = problem.start;
   result.start_objective = result.objective = result.projected_gradient_norm = std::nan("");
   result.start_projected_gradient_norm = std::nan("");
-  RunOptions quiet_runs = options;
-  quiet_runs.quiet = true;
   std::vector<double> evaluated_at;
   const solvers::ObjectiveAndGradient objective = [&](std::span<const double> x, std::span<double> gradient) {
     evaluated_at.assign(x.begin(), x.end());
     ++result.evaluations;
-    const ObjectiveEvaluation e = evaluate_objective(run_at(quiet_runs, problem, x, optimize.adjoint));
+    const ObjectiveEvaluation e = evaluate_objective(run_at(options, problem, x, optimize.adjoint));
     std::copy(e.gradient.begin(), e.gradient.end(), gradient.begin());
     return e.objective;
   };
@@ -206,25 +217,15 @@ int optimize_command(const RunOptions& options, const OptimizeOptions& optimize)
     result.iterations = minimum.iterations;
     result.reason = minimum.reason;
     result.status = minimum.converged ? "converged" : "stopped";
-  } catch (const solvers::Interrupted& e) {
-    // SIGINT or SIGTERM (io/stop_signals.hpp): the iterations so far stay, optimize.json says so.
-    const int sig = agreed_stop_signal(PETSC_COMM_WORLD);
-    result.message = std::string("stopped by ") + signal_name(sig) + " (" + e.what() + ", run " +
-                     std::to_string(result.evaluations) + ")";
-    code = 128 + sig;
+  } catch (const RunError& e) {
+    code = e.exit_code();
+    result.message = evaluation_failure(code, e.what(), problem, evaluated_at, result.evaluations);
   } catch (const OutputError& e) {
     result.message = std::string("output failed: ") + e.what();
     code = exit_output_failure;
-  } catch (const InputError& e) {
-    // A parameter value the model refuses (a negative mass): the bounds should keep it out.
-    result.message = "run " + std::to_string(result.evaluations) + " at " + values_text(problem, evaluated_at) +
-                     ": " + e.what() + "; narrow --bounds to values the model accepts";
-    code = exit_bad_input;
   } catch (const std::exception& e) {
-    // A solver failure, or anything else a run met: the rows so far stay.
-    result.message = "run " + std::to_string(result.evaluations) + " at " + values_text(problem, evaluated_at) +
-                     " failed: " + e.what();
-    code = exit_solver_failure;
+    code = exit_solver_failure;  // anything else a run met
+    result.message = evaluation_failure(code, e.what(), problem, evaluated_at, result.evaluations);
   }
   if (code > 128) {
     result.status = "interrupted";

@@ -1,7 +1,8 @@
 // `catena optimize` (app/optimize_command.hpp) as users run it: the optimum of an objective known in
 // closed form, inside the bounds and on one of them, Hou's torque-shaping problem (a local minimum
-// checked by whole runs around it), bad input refused with exit 2 before anything is written, and
-// a run failing inside the optimization stopping with exit 3 and the rows so far kept.
+// checked by whole runs around it), bad input refused with exit 2 before anything is written, a
+// run failing inside the optimization stopping with exit 3 and the rows so far kept, and a value
+// the model refuses stopping with exit 2 and `catena run`'s message.
 #include "io/output_directory.hpp"
 #include "support/case_runner.hpp"
 #include "support/test_files.hpp"
@@ -289,6 +290,32 @@ TEST(Optimize, AValueTheModelRefusesStopsWithExitTwo) {
   EXPECT_NE(r.output.find("run 2 at Fx = "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("narrow --bounds"), std::string::npos) << r.output;
   EXPECT_EQ(csv_lines(out / "result" / "optimize.csv").size(), 2u);
+  fs::remove_all(out);
+}
+
+// A parameter value at which `catena run` refuses the model before its first step (a law with a
+// kink at the start state once Fx passes 1.5, fem/start_stamp.hpp), met at the second run: exit 2
+// and the message `catena run` prints at that value, as an evaluation is the same simulation as
+// a run (app/objective_evaluation.hpp), not a solver failure after every step cut.
+TEST(Optimize, AValueRunRefusesAtItsStartStopsWithExitTwoAndRunsMessage) {
+  const fs::path out = fresh_dir("refused_start");
+  const fs::path model = pushed_mass_breaking(out, "Fx > 1.5 ? -sign(x) : 0");
+  const auto r = run_cli({"optimize", model.string(), "--parameters", "Fx", "--out", (out / "result").string()});
+  EXPECT_EQ(r.code, 2) << r.output;
+  const std::string run_2 = "run 2 at Fx = ";
+  const std::size_t at = r.output.find(run_2);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::size_t from = at + run_2.size();
+  const std::string value = r.output.substr(from, r.output.find_first_of(": ", from) - from);
+  const auto refused = run_cli({"run", model.string(), "--set", "Fx=" + value, "--out", (out / "run").string()});
+  ASSERT_EQ(refused.code, 2) << refused.output;
+  const std::string message = refused.output.substr(0, refused.output.find('\n'));
+  EXPECT_NE(message.find("has no derivative at x = 0"), std::string::npos) << message;
+  EXPECT_NE(r.output.find(run_2 + value + ": " + message + "; narrow --bounds"), std::string::npos) << r.output;
+  const YAML::Node result = YAML::LoadFile((out / "result" / "optimize.json").string());
+  EXPECT_EQ(result["status"].as<std::string>(), "failed");
+  EXPECT_EQ(result["message"].as<std::string>(), run_2 + value + ": " + message +
+                                                     "; narrow --bounds to values the model accepts");
   fs::remove_all(out);
 }
 
