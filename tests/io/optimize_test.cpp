@@ -2,7 +2,7 @@
 // closed form, inside the bounds and on one of them, Hou's torque-shaping problem (a local minimum
 // checked by whole runs around it), bad input refused with exit 2 before anything is written, a
 // run failing inside the optimization stopping with exit 3 and the rows so far kept, and a value
-// the model refuses stopping with exit 2 and `catena run`'s message.
+// or an option `catena run` refuses stopping with exit 2 and run's message.
 #include "io/output_directory.hpp"
 #include "support/case_runner.hpp"
 #include "support/test_files.hpp"
@@ -316,6 +316,22 @@ TEST(Optimize, AValueRunRefusesAtItsStartStopsWithExitTwoAndRunsMessage) {
   EXPECT_EQ(result["status"].as<std::string>(), "failed");
   EXPECT_EQ(result["message"].as<std::string>(), run_2 + value + ": " + message +
                                                      "; narrow --bounds to values the model accepts");
+  fs::remove_all(out);
+}
+
+// What `catena run` refuses whatever the parameters (PETSc options naming an LU package PETSc does
+// not have) stops the first run, at the model's own values: exit 2 and run's message, without the
+// advice to narrow the bounds, which cannot help.
+TEST(Optimize, AnOptionRunRefusesStopsTheFirstRunWithExitTwo) {
+  const fs::path out = fresh_dir("refused_options");
+  const auto r = run_cli({"optimize", pushed_mass, "--parameters", "Fx", "--out", out.string(), "--quiet", "--",
+                          "-pc_factor_mat_solver_type", "nonsense"});
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("run 1 at Fx = 1: catena: the PETSc options after '--': -pc_factor_mat_solver_type nonsense: "
+                          "no LU factorization of that name"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("narrow --bounds"), std::string::npos) << r.output;
   fs::remove_all(out);
 }
 
