@@ -61,8 +61,7 @@ fem::Model read_checked_model(const SimulationOptions& options) {
 struct Simulation::Setup {
   std::optional<io::RunDirectoryLock> lock;  ///< rank 0's, for the whole run (files written only)
   std::unique_ptr<assembly::Tableau> tableau;
-  /// What a checkpoint of this run must match: Simulation::fingerprint() takes it.
-  std::optional<io::ModelFingerprint> print;
+  io::ModelFingerprint print;  ///< what a checkpoint of this run must match
   /// --sensitivity: the model read again at perturbed parameter values (every rank evaluates its
   /// elements of each), checked before anything is written.
   std::unique_ptr<solvers::DirectSensitivity> sensitivity;
@@ -167,16 +166,14 @@ void Simulation::set_up_derivatives() {
 
 void Simulation::set_up_restart() {
   const io::RunOptions& o = options_.run;
-  // An in-memory run from t = 0 needs it only when a program takes a checkpoint (it parses the
-  // model's document again: a per cent of each of `catena optimize`'s runs).
-  if (options_.write_files || o.restart || options_.resume) static_cast<void>(fingerprint());
+  setup_->print = io::fingerprint(*model_, setup_->tableau->n_global(), io::options_restart_document(o));
   if (!o.restart && !options_.resume) return;
   // Every rank reads it: each keeps all node states and element histories.
   try {
     if (o.restart && options_.resume) throw std::invalid_argument("a checkpoint file and a checkpoint: one at a time");
     const std::filesystem::path origin = o.restart ? *o.restart : std::filesystem::path("the checkpoint given");
     io::Checkpoint restart = o.restart ? io::read_checkpoint(*o.restart) : *options_.resume;
-    io::check_same_model(restart, fingerprint(), origin);
+    io::check_same_model(restart, setup_->print, origin);
     if (restart.state.sensitivity_parameters != o.sensitivity)
       throw std::runtime_error(origin.string() + ": the checkpoint was written with --sensitivity '" +
                                join(restart.state.sensitivity_parameters) + "', this run asks for '" +
@@ -205,7 +202,7 @@ void Simulation::set_up_outputs() {
   if (options_.write_files) {
     const solvers::IntegratorState* restart = setup_->restart ? &setup_->restart->state : nullptr;
     setup_->outputs = std::make_unique<RunOutputs>(
-        out_, *model_, *setup_->tableau, restart, fingerprint(),
+        out_, *model_, *setup_->tableau, restart, setup_->print,
         setup_->sensitivity ? setup_->sensitivity->column_names() : std::vector<std::string>());
     setup_->outputs->add_to(setup_->observers);
     io::SummaryData running = summary_of({});
@@ -298,13 +295,7 @@ solvers::RunStatistics Simulation::statistics() const { return setup_->integrato
 
 io::Checkpoint Simulation::checkpoint() const {
   if (!started_) throw std::logic_error("Simulation::checkpoint: the run has not started");
-  return io::Checkpoint{fingerprint(), setup_->integrator->checkpoint()};
-}
-
-const io::ModelFingerprint& Simulation::fingerprint() const {
-  if (!setup_->print)
-    setup_->print = io::fingerprint(*model_, setup_->tableau->n_global(), io::options_restart_document(options_.run));
-  return *setup_->print;
+  return io::Checkpoint{setup_->print, setup_->integrator->checkpoint()};
 }
 
 void Simulation::save_checkpoint(const std::filesystem::path& file) const {

@@ -144,8 +144,6 @@ class Simulation {
   void set_up_restart();
   void set_up_outputs();
   void print_banner() const;
-  /// The model's fingerprint (io/checkpoint.hpp), taken at the first call (collective).
-  [[nodiscard]] const io::ModelFingerprint& fingerprint() const;
   /// Calls `f` on every model read at a perturbed parameter value (--sensitivity, --gradient).
   void for_each_perturbed_model(const std::function<void(fem::Model&)>& f) const;
   /// The exception `start` or `step` caught, kept as the outcome `finish` reports; rethrown as
