@@ -63,9 +63,11 @@ Joint::Joint(std::string name, std::span<const fem::AttachedNode> nodes, const J
   if (next != nodes.size()) throw std::invalid_argument(who + "the nodes given are not those of its frames");
   for (const JointLaw& law : def_.laws)
     if (law.law_inputs.size() > max_law_inputs || (!law.law_inputs.empty() && !def_.inputs) ||
-        (law.law && law.law->variables().size() != joint_law_variables.size() + law.law_inputs.size()))
+        law.law_sensors.size() > max_law_inputs || (!law.law_sensors.empty() && !def_.law_sensors) ||
+        (law.law && law.law->variables().size() !=
+                        joint_law_variables.size() + law.law_sensors.size() + law.law_inputs.size()))
       throw std::invalid_argument(who + "a law of the motion must read the joint's variables and at most " +
-                                  std::to_string(max_law_inputs) + " of the model's inputs");
+                                  std::to_string(max_law_inputs) + " of the model's sensors and inputs each");
   for (const Mat3& Q : {a.axes, b.axes})
     if (!((Q.transpose() * Q - Mat3::Identity()).cwiseAbs().maxCoeff() < 1e-9 && Q.determinant() > 0.0))
       throw std::invalid_argument(who + "joint axes must be a rotation");
@@ -121,6 +123,16 @@ void Joint::declare(fem::UnknownRegistry& registry) {
       blocks.push_back(rotation_[k]);
     }
   registry.couple(blocks);
+}
+
+std::vector<fem::BlockId> Joint::couple_law_sensors() {
+  std::vector<std::size_t> sensors;
+  for (const JointLaw& law : def_.laws) sensors.insert(sensors.end(), law.law_sensors.begin(), law.law_sensors.end());
+  if (sensors.empty()) return {};
+  sensor_columns_.set(*def_.law_sensors, sensors);
+  std::vector<fem::BlockId> blocks = sensor_columns_.blocks();
+  blocks.insert(blocks.begin(), reaction_);
+  return blocks;
 }
 
 Eigen::Matrix<double, 6, 1> Joint::relative_coordinates(std::span<const fem::NodeState> states) const {
@@ -352,6 +364,9 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   // derivatives dc/de dE and dc/dλ; a law of the motion couples the components (dlaw_de).
   Vec6 c = Vec6::Zero(), dc_de = Vec6::Zero(), dc_dl = Vec6::Zero();
   Eigen::Matrix<double, 6, 6> dlaw_de = Eigen::Matrix<double, 6, 6>::Zero();
+  // A law that reads sensors: its row's derivatives by the nodes they read.
+  SensorJacobian<6> dc_dsensors = SensorJacobian<6>::Zero(6, sensor_columns_.size());
+  SensorGradient by_columns;
   bool coupled = false;
   const double t1 = s.time.t_end();
   for (int k = 0; k < 6; ++k) {
@@ -382,8 +397,9 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
         }
         if (law.law) {
           Row6 dF;
-          c[k] -= law_over_step(k, s, E0, E1, dF);
+          c[k] -= law_over_step(k, s, E0, E1, dF, by_columns);
           dlaw_de.row(k) = -dF;
+          if (!sensor_columns_.empty()) dc_dsensors.row(k) = -by_columns;
           coupled = true;
         }
         dc_dl[k] = 1.0;
@@ -398,6 +414,7 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   }
   if (!jacobian) return;
   j.add<6, 6>(reaction_, reaction_, Eigen::Matrix<double, 6, 6>(dc_dl.asDiagonal()));
+  if (!sensor_columns_.empty()) sensor_columns_.add_to(j, reaction_, dc_dsensors);
   Eigen::Matrix<double, 6, 12> dc_du = dc_de.asDiagonal() * dE;
   if (coupled) dc_du += dlaw_de * dE;
   for (int k = 0; k < 2; ++k) {
@@ -416,38 +433,60 @@ void Joint::stamp_with(const fem::StepState& s, fem::ResidualSink& r, fem::Jacob
   }
 }
 
-double Joint::law_at(int k, double t, double t_inputs, const Vec6& e, const Vec6& rate, Row6& by_e,
-                     Row6& by_rate) const {
+double Joint::law_at(int k, double t, double t_inputs, const Vec6& e, const Vec6& rate, std::span<const double> sensors,
+                     Row6& by_e, Row6& by_rate, std::span<double> by_sensor) const {
   const JointLaw& law = def_.laws[static_cast<std::size_t>(k)];
   constexpr std::size_t n = joint_law_variables.size();
-  std::array<double, n + max_law_inputs> x{};
+  std::array<double, n + 2 * max_law_inputs> x{};
   for (int j = 0; j < 6; ++j) {
     x[static_cast<std::size_t>(j)] = e[j];
     x[static_cast<std::size_t>(6 + j)] = rate[j];
   }
   x[12] = e[k];
   x[13] = rate[k];
-  for (std::size_t i = 0; i < law.law_inputs.size(); ++i) x[n + i] = def_.inputs->held(law.law_inputs[i], t_inputs);
-  std::array<double, n> g{};
-  const double F = law.law->evaluate(t, std::span<const double>(x.data(), n + law.law_inputs.size()), g);
+  const std::size_t m = n + sensors.size();
+  std::copy(sensors.begin(), sensors.end(), x.begin() + n);
+  for (std::size_t i = 0; i < law.law_inputs.size(); ++i) x[m + i] = def_.inputs->held(law.law_inputs[i], t_inputs);
+  std::array<double, n + max_law_inputs> g{};
+  const double F = law.law->evaluate(t, std::span<const double>(x.data(), m + law.law_inputs.size()),
+                                     std::span<double>(g.data(), m));
   for (int j = 0; j < 6; ++j) {
     by_e[j] = g[static_cast<std::size_t>(j)];
     by_rate[j] = g[static_cast<std::size_t>(6 + j)];
   }
   by_e[k] += g[12];
   by_rate[k] += g[13];
+  std::copy(g.begin() + n, g.begin() + static_cast<std::ptrdiff_t>(m), by_sensor.begin());
   return F;
 }
 
-double Joint::law_over_step(int k, const fem::StepState& s, const Vec6& E0, const Vec6& E1, Row6& dE1) const {
+double Joint::law_reading_sensors(int k, const fem::StepState& s, SensorReading how, double at, const Vec6& e,
+                                  const Vec6& rate, Row6& by_e, Row6& by_rate, SensorGradient& by_columns,
+                                  double weight) const {
+  const std::vector<std::size_t>& read = def_.laws[static_cast<std::size_t>(k)].law_sensors;
+  std::array<double, max_law_inputs> values{}, by_sensor{};
+  std::array<SensorGradient, max_law_inputs> gradients;
+  for (std::size_t i = 0; i < read.size(); ++i)
+    values[i] = sensor_columns_.read(*def_.law_sensors, read[i], s, how, at, gradients[i]);
+  const double t = how == SensorReading::Along ? s.time.t_n + at * s.time.h : s.time.t_end();
+  const double F = law_at(k, t, s.time.t_n, e, rate, std::span(values.data(), read.size()), by_e, by_rate,
+                          std::span(by_sensor.data(), read.size()));
+  for (std::size_t i = 0; i < read.size(); ++i) by_columns += (weight * by_sensor[i]) * gradients[i];
+  return F;
+}
+
+double Joint::law_over_step(int k, const fem::StepState& s, const Vec6& E0, const Vec6& E1, Row6& dE1,
+                            SensorGradient& by_columns) const {
   Row6 by_e, by_rate;
-  if (s.time.is_static()) return law_at(k, s.time.t_end(), s.time.t_n, E1, Vec6::Zero(), dE1, by_rate);
+  by_columns.setZero(sensor_columns_.size());
+  if (s.time.is_static())
+    return law_reading_sensors(k, s, SensorReading::End, 1.0, E1, Vec6::Zero(), dE1, by_rate, by_columns, 1.0);
   const Vec6 rate = (E1 - E0) / s.time.h;
   double F = 0.0;
   dE1.setZero();
   for (std::size_t q = 0; q < step_quadrature::points.size(); ++q) {
     const double sq = step_quadrature::points[q], w = step_quadrature::weights[q];
-    F += w * law_at(k, s.time.t_n + sq * s.time.h, s.time.t_n, E0 + sq * (E1 - E0), rate, by_e, by_rate);
+    F += w * law_reading_sensors(k, s, SensorReading::Along, sq, E0 + sq * (E1 - E0), rate, by_e, by_rate, by_columns, w);
     dE1 += w * (sq * by_e + by_rate / s.time.h);
   }
   return F;
@@ -457,7 +496,9 @@ void Joint::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::Jacobi
   // The constitutive row λ + k (e − e_rest) + c ė − F(e, ė) − f = 0 of a free or sprung
   // component, with ė = B(q) q̇: (c − ∂F/∂ė) B on the node rates, ∂F/∂ė at the state with rates zero.
   if (!active_in_step(s)) return;
+  // A law's sensors: −∂F/∂y ∂y/∂(v, ω) on the rates of the nodes they read.
   Eigen::Matrix<double, 6, 6> c = Eigen::Matrix<double, 6, 6>::Zero();
+  SensorJacobian<6> c_sensors = SensorJacobian<6>::Zero(6, sensor_columns_.size());
   const Start& st = start(s);
   const Configuration<double> q = two_frame::along_step(st.q, step_unknowns(s), Instant::End);
   for (int k = 0; k < 6; ++k) {
@@ -466,10 +507,14 @@ void Joint::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::Jacobi
     c(k, k) = law.damping;
     if (law.law) {
       Row6 by_e, by_rate;
-      static_cast<void>(law_at(k, s.time.t_end(), s.time.t_n, st.f(q.xa, q.Ra, q.xb, q.Rb), Vec6::Zero(), by_e, by_rate));
+      SensorGradient by_columns = SensorGradient::Zero(sensor_columns_.size());
+      static_cast<void>(law_reading_sensors(k, s, SensorReading::Rates, 1.0, st.f(q.xa, q.Ra, q.xb, q.Rb), Vec6::Zero(),
+                                            by_e, by_rate, by_columns, 1.0));
       c.row(k) -= by_rate;
+      if (!sensor_columns_.empty()) c_sensors.row(k) = -by_columns;
     }
   }
+  if (!sensor_columns_.empty()) sensor_columns_.add_to(damping, reaction_, c_sensors);
   if (c.isZero()) return;
   const Eigen::Matrix<double, 6, 12> cB = c * two_frame::value_and_gradient<6>(q, st.f).second;
   for (int k = 0; k < 2; ++k) {
@@ -638,7 +683,8 @@ void Joint::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
         w.external_work += 0.5 * (law_value(law, s.time.t_n) + law_value(law, s.time.t_end())) * de;
         if (law.law) {
           Row6 unused;
-          w.external_work += law_over_step(k, s, e_, e1, unused) * de;
+          SensorGradient unused_columns;
+          w.external_work += law_over_step(k, s, e_, e1, unused, unused_columns) * de;
         }
         w.dissipated += law.damping * de * de / s.time.h;
         break;

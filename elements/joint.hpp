@@ -46,6 +46,9 @@
 ///     may couple them) in the Jacobian. Static analysis: F(e_{n+1}, 0, u(t_n), t_{n+1}), taken whole
 ///     at every load factor of the initial equilibrium, as springs are (only time functions ramp).
 ///     A law evaluated at a kink throws fem::LawError (a DomainError: the step is cut).
+///     A law may also read sensors (fem/law_sensors.hpp): other nodes' motion, taken along the same
+///     step (elements/law_sensor_reading.hpp); its row then also has their derivatives by those
+///     nodes' unknowns, and F̄ Δe stays its work on the joint (external_work).
 /// Energy: λ · Δe is the work the joint does on the nodes: zero for ideal constraints, the drive's
 /// work for prescribed laws and f's and F̄'s (external_work), −Δ(½ k (e − e_rest)²) for springs
 /// (strain), −c Δe²/h for dampers (dissipated). Static analysis: node rows −B(q_{n+1})ᵀ λ, springs
@@ -55,6 +58,7 @@
 /// Activation: outside [active_from, active_until) every component is free with λ = 0 (a released
 /// joint; springs store no energy then); a step is on or off as its middle is, and the sparsity
 /// never changes.
+#include "elements/law_sensor_reading.hpp"
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
 #include "fem/inputs.hpp"
@@ -87,7 +91,8 @@ enum class JointLawKind : std::uint8_t { Free, Prescribed, PrescribedRate, Sprin
 
 /// The variables a joint law of the motion reads, in the order fem::Law takes their values: the
 /// joint's six relative coordinates and their rates, then its own component's coordinate and rate
-/// (`e`, `e_rate`), then the sampled inputs it names (JointLaw::law_inputs).
+/// (`e`, `e_rate`), then the sensors it names (JointLaw::law_sensors), then the sampled inputs it
+/// names (JointLaw::law_inputs).
 inline constexpr std::array<std::string_view, 14> joint_law_variables{
     "x",      "y",      "z",       "rx",      "ry",      "rz", "x_rate", "y_rate", "z_rate", "rx_rate",
     "ry_rate", "rz_rate", "e", "e_rate"};
@@ -99,8 +104,10 @@ struct JointLaw {
   JointLawKind kind = JointLawKind::Free;
   std::optional<fem::Expression> function;  ///< g (Prescribed), ė (PrescribedRate), f (Free, Spring)
   /// Free, Spring: a force law of the motion F in place of f (header); its variables
-  /// joint_law_variables, then the inputs `law_inputs` (indices of fem::Inputs) names.
+  /// joint_law_variables, then the sensors `law_sensors` (indices of fem::LawSensors) and the
+  /// inputs `law_inputs` (indices of fem::Inputs) name.
   std::optional<fem::Law> law;
+  std::vector<std::size_t> law_sensors;
   std::vector<std::size_t> law_inputs;
   double stiffness = 0.0;  ///< k [N/m or N m/rad]
   double damping = 0.0;    ///< c [N s/m or N m s/rad]
@@ -117,6 +124,9 @@ struct JointDefinition {
   double active_until = std::numeric_limits<double>::infinity();
   /// The model's inputs, which laws of the motion read (fem::Model::inputs); none: no law reads any.
   std::shared_ptr<const fem::Inputs> inputs;
+  /// The sensors laws of the motion read (fem::Model::law_sensors, bound before `declare`); none:
+  /// no law reads any.
+  std::shared_ptr<const fem::LawSensors> law_sensors;
 };
 
 class Joint final : public fem::Element {
@@ -130,6 +140,8 @@ class Joint final : public fem::Element {
 
   std::string_view kind() const override { return "joint"; }
   void declare(fem::UnknownRegistry& registry) override;
+  /// Its laws' rows with the blocks of the nodes their sensors read.
+  std::vector<fem::BlockId> couple_law_sensors() override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   /// The same stamp with every derivative by automatic differentiation: the test oracle of the
   /// hand-derived ones (a spherical joint's in dynamic steps).
@@ -212,12 +224,20 @@ class Joint final : public fem::Element {
   /// Component k's law of the motion at coordinates e and rates `rate`, time t, the inputs held
   /// over a step from t_inputs: its value, and its derivatives by e and ė (`e`, `e_rate` added to
   /// their component's).
+  /// `sensors`: the values of the sensors it reads; their derivatives into `by_sensor`.
   [[nodiscard]] double law_at(int k, double t, double t_inputs, const Eigen::Matrix<double, 6, 1>& e,
-                              const Eigen::Matrix<double, 6, 1>& rate, Row6& by_e, Row6& by_rate) const;
+                              const Eigen::Matrix<double, 6, 1>& rate, std::span<const double> sensors, Row6& by_e,
+                              Row6& by_rate, std::span<double> by_sensor) const;
+  /// Component k's law with the sensors it reads read `how` (at `at` of the step): its value, and its
+  /// derivatives by e and ė and, through the sensors, by their columns (`by_columns`, added to).
+  [[nodiscard]] double law_reading_sensors(int k, const fem::StepState& s, SensorReading how, double at,
+                                           const Eigen::Matrix<double, 6, 1>& e, const Eigen::Matrix<double, 6, 1>& rate,
+                                           Row6& by_e, Row6& by_rate, SensorGradient& by_columns, double weight) const;
   /// The step average F̄ of component k's law of the motion (or, in statics, its end value) and its
-  /// derivatives by e_{n+1} (header comment).
+  /// derivatives by e_{n+1} and by the sensor columns (`by_columns`: sensor_columns_.size(), set;
+  /// header comment).
   [[nodiscard]] double law_over_step(int k, const fem::StepState& s, const Eigen::Matrix<double, 6, 1>& E0,
-                                     const Eigen::Matrix<double, 6, 1>& E1, Row6& dE1) const;
+                                     const Eigen::Matrix<double, 6, 1>& E1, Row6& dE1, SensorGradient& by_columns) const;
   /// The node unknowns of the step in the order of two_frame (zeros for the ground).
   [[nodiscard]] Eigen::Matrix<double, 12, 1> step_unknowns(const fem::StepState& s) const;
   struct End;
@@ -231,6 +251,7 @@ class Joint final : public fem::Element {
   double length_scale_;
   std::array<fem::BlockId, 2> displacement_{}, rotation_{};
   fem::BlockId reaction_;
+  LawSensorColumns sensor_columns_;  ///< the nodes the laws' sensors read (set by couple_law_sensors)
 
   // History: the committed relative coordinates and the last step's multipliers.
   Eigen::Matrix<double, 6, 1> e_ = Eigen::Matrix<double, 6, 1>::Zero();

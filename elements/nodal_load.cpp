@@ -20,7 +20,7 @@ std::size_t motion_variable_count(LoadKind kind) {
 bool laws_read(const LoadLaws& laws, std::size_t first, std::size_t last) {
   return std::any_of(laws.components.begin(), laws.components.end(), [&](const std::optional<LoadLaw>& c) {
     if (!c) return false;
-    for (std::size_t i = first; i < std::min(last, c->law.variables().size() - c->inputs.size()); ++i)
+    for (std::size_t i = first; i < std::min(last, c->law.variables().size() - c->sensors.size() - c->inputs.size()); ++i)
       if (c->law.uses(i)) return true;
     return false;
   });
@@ -51,10 +51,11 @@ NodalLoad::NodalLoad(std::string name, const fem::AttachedNode& node, std::array
     if (!c) continue;
     if (axes != LoadAxes::Global) throw std::invalid_argument(who + "laws of the motion act on dead loads only");
     if (c->inputs.size() > fem::max_law_inputs || (!c->inputs.empty() && !laws_.inputs) ||
-        c->law.variables().size() != motion_variable_count(kind) + c->inputs.size())
+        c->sensors.size() > fem::max_law_inputs || (!c->sensors.empty() && !laws_.law_sensors) ||
+        c->law.variables().size() != motion_variable_count(kind) + c->sensors.size() + c->inputs.size())
       throw std::invalid_argument(who + "a law of the motion must read the " +
                                   (kind == LoadKind::Force ? "force" : "moment") + "'s variables and at most " +
-                                  std::to_string(fem::max_law_inputs) + " of the model's inputs");
+                                  std::to_string(fem::max_law_inputs) + " of the model's sensors and inputs each");
   }
   reads_translation_ = laws_read(laws_, 0, nodal_force_variable_count);
   reads_rotation_ = laws_read(laws_, nodal_force_variable_count, nodal_load_variables.size());
@@ -64,6 +65,17 @@ void NodalLoad::declare(fem::UnknownRegistry& registry) {
   if (axes_ == LoadAxes::Follower && kind_ == LoadKind::Force) registry.couple({block_, rotation_});
   else if (reads_translation_ && kind_ == LoadKind::Moment) registry.couple({block_, displacement_});
   else registry.couple({block_});
+}
+
+std::vector<fem::BlockId> NodalLoad::couple_law_sensors() {
+  std::vector<std::size_t> sensors;
+  for (const std::optional<LoadLaw>& c : laws_.components)
+    if (c) sensors.insert(sensors.end(), c->sensors.begin(), c->sensors.end());
+  if (sensors.empty()) return {};
+  sensor_columns_.set(*laws_.law_sensors, sensors);
+  std::vector<fem::BlockId> blocks = sensor_columns_.blocks();
+  blocks.insert(blocks.begin(), block_);
+  return blocks;
 }
 
 fem::Vec3 NodalLoad::value(double t) const {
@@ -87,9 +99,10 @@ fem::Mat3T<T> follower_rotation(const fem::StepState& s, const fem::Vec3T<T>& b)
 
 }  // namespace
 
-fem::Vec3 NodalLoad::laws_at(double t, double t_inputs, const Motion& motion, bool rates, LawGradient& d) const {
+fem::Vec3 NodalLoad::laws_at(const fem::StepState& s, SensorReading how, double at, const Motion& motion,
+                             LawGradient& d) const {
   constexpr std::size_t n = nodal_load_variables.size();
-  std::array<double, n + fem::max_law_inputs> x{};
+  std::array<double, n + 2 * fem::max_law_inputs> x{};
   for (std::size_t i = 0; i < 3; ++i) {
     x[i] = motion.x[static_cast<Eigen::Index>(i)];
     x[3 + i] = motion.v[static_cast<Eigen::Index>(i)];
@@ -97,16 +110,26 @@ fem::Vec3 NodalLoad::laws_at(double t, double t_inputs, const Motion& motion, bo
   }
   const double speed = motion.v.norm();
   x[6] = speed;
+  const bool rates = how != SensorReading::End;
+  const double t = how == SensorReading::Along ? s.time.t_n + at * s.time.h : s.time.t_end();
   const std::size_t m = motion_variable_count(kind_);
   fem::Vec3 F = fem::Vec3::Zero();
   d = {};
+  d.by_sensors.setZero(3, sensor_columns_.size());
+  SensorGradient gradient;
   for (int k = 0; k < 3; ++k) {
     const std::optional<LoadLaw>& c = laws_.components[static_cast<std::size_t>(k)];
     if (!c) continue;
-    // The inputs follow the motion's variables (over a force's unused w).
-    for (std::size_t i = 0; i < c->inputs.size(); ++i) x[m + i] = laws_.inputs->held(c->inputs[i], t_inputs);
-    std::array<double, n> g{};
-    F[k] = c->law.evaluate(t, std::span<const double>(x.data(), m + c->inputs.size()), std::span<double>(g.data(), m));
+    // The sensors and inputs follow the motion's variables (over a force's unused w).
+    const std::size_t differentiated = m + c->sensors.size();
+    std::array<SensorGradient, fem::max_law_inputs> by_columns;
+    for (std::size_t i = 0; i < c->sensors.size(); ++i)
+      x[m + i] = sensor_columns_.read(*laws_.law_sensors, c->sensors[i], s, how, at, by_columns[i]);
+    for (std::size_t i = 0; i < c->inputs.size(); ++i) x[differentiated + i] = laws_.inputs->held(c->inputs[i], s.time.t_n);
+    std::array<double, n + fem::max_law_inputs> g{};
+    F[k] = c->law.evaluate(t, std::span<const double>(x.data(), differentiated + c->inputs.size()),
+                           std::span<double>(g.data(), differentiated));
+    for (std::size_t i = 0; i < c->sensors.size(); ++i) d.by_sensors.row(k) += g[m + i] * by_columns[i];
     for (int i = 0; i < 3; ++i) {
       d.by_x(k, i) = g[static_cast<std::size_t>(i)];
       if (!rates) continue;
@@ -122,19 +145,22 @@ fem::Vec3 NodalLoad::laws_at(double t, double t_inputs, const Motion& motion, bo
   d.by_v *= scale_;
   d.by_w *= scale_;
   d.by_speed *= scale_;
+  d.by_sensors *= scale_;
   return scale_ * F;
 }
 
 NodalLoad::LawsOverStep NodalLoad::laws_over_step(const fem::StepState& s) const {
   LawsOverStep out;
+  out.by_sensors.setZero(3, sensor_columns_.size());
   if (std::none_of(laws_.components.begin(), laws_.components.end(), [](const auto& c) { return c.has_value(); }))
     return out;
   const fem::Vec3 x_n = s.at_start(node_).position;
   const fem::Vec3 dx = s.increment(node_);
   LawGradient d;
   if (s.time.is_static()) {
-    out.value = laws_at(s.time.t_end(), s.time.t_n, {x_n + dx, fem::Vec3::Zero(), fem::Vec3::Zero()}, false, d);
+    out.value = laws_at(s, SensorReading::End, 1.0, {x_n + dx, fem::Vec3::Zero(), fem::Vec3::Zero()}, d);
     out.by_displacement = d.by_x;
+    out.by_sensors = d.by_sensors;
     return out;
   }
   const double h = s.time.h;
@@ -143,9 +169,10 @@ NodalLoad::LawsOverStep NodalLoad::laws_over_step(const fem::StepState& s) const
   for (std::size_t q = 0; q < step_quadrature::points.size(); ++q) {
     const double sq = step_quadrature::points[q], wq = step_quadrature::weights[q];
     motion.x = x_n + sq * dx;
-    out.value += wq * laws_at(s.time.t_n + sq * h, s.time.t_n, motion, true, d);
+    out.value += wq * laws_at(s, SensorReading::Along, sq, motion, d);
     out.by_displacement += wq * (sq * d.by_x + d.by_v / h);
     out.by_rotation += (wq / h) * d.by_w;
+    out.by_sensors += wq * d.by_sensors;
   }
   return out;
 }
@@ -198,6 +225,7 @@ void NodalLoad::stamp(const fem::StepState& s, fem::ResidualSink& r, fem::Jacobi
     r.add<3>(block_, fem::Vec3(-(g + laws.value)));
     if (reads_translation_) j.add<3, 3>(block_, displacement_, fem::Mat3(-laws.by_displacement));
     if (reads_rotation_) j.add<3, 3>(block_, rotation_, fem::Mat3(-laws.by_rotation));
+    if (!sensor_columns_.empty()) sensor_columns_.add_to(j, block_, SensorJacobian<3>(-laws.by_sensors));
     return;
   }
   // Follower: −R' R_n g with R' the rotation up to the follower instant, differentiated with
@@ -224,11 +252,12 @@ void NodalLoad::add_step_work(const fem::StepState& s, fem::StepWork& w) const {
 }
 
 void NodalLoad::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::JacobianSink& damping) const {
-  if (!reads_translation_ && !reads_rotation_) return;
-  // The row −F(x, v, w) about the state, rates zero: −∂F/∂v and −∂F/∂w multiply the rates.
+  if (!reads_translation_ && !reads_rotation_ && sensor_columns_.empty()) return;
+  // The row −F(x, v, w, y) about the state, rates zero: −∂F/∂v, −∂F/∂w and, through the sensors,
+  // −∂F/∂y ∂y/∂(v, ω) multiply the rates.
   LawGradient d;
-  static_cast<void>(laws_at(s.time.t_end(), s.time.t_n, {s.position_end(node_), fem::Vec3::Zero(), fem::Vec3::Zero()},
-                            true, d));
+  static_cast<void>(
+      laws_at(s, SensorReading::Rates, 1.0, {s.position_end(node_), fem::Vec3::Zero(), fem::Vec3::Zero()}, d));
   // A law whose derivative by speed is not zero at rest has no linearization there (header).
   for (int k = 0; k < 3; ++k) {
     if (d.by_speed[k] == 0.0) continue;
@@ -242,6 +271,7 @@ void NodalLoad::stamp_rates(const fem::StepState& s, fem::JacobianSink&, fem::Ja
   }
   if (reads_translation_) damping.add<3, 3>(block_, displacement_, fem::Mat3(-d.by_v));
   if (reads_rotation_) damping.add<3, 3>(block_, rotation_, fem::Mat3(-d.by_w));
+  if (!sensor_columns_.empty()) sensor_columns_.add_to(damping, block_, SensorJacobian<3>(-d.by_sensors));
 }
 
 }  // namespace catena::elements

@@ -39,6 +39,9 @@
 /// equilibrium (as the joint's laws and springs: only functions of time are ramped).
 /// Linearized analyses: ∂F/∂x in the static stamp's stiffness, −∂F/∂v and −∂F/∂w at the state,
 /// rates zero, as damping (stamp_rates). Follower and semitangential loads take no laws.
+/// A law may also read sensors (fem/law_sensors.hpp), other nodes' motion taken along the same step
+/// (elements/law_sensor_reading.hpp): its rows then also have their derivatives by those nodes'
+/// unknowns (linearized: by their rates as damping).
 ///
 /// Semitangential moment (Argyris): the conservative moment whose potential is −m · ψ, ψ the
 /// rotation vector of the node's rotation from its reference orientation, R R_0ᵀ = exp(ψ̂), m
@@ -49,6 +52,7 @@
 /// step's Cayley vector b (Tc: tangent of the Cayley map) at ψ_m = ½(ψ_n + ψ_{n+1}), with Gonzalez's
 /// correction along b, so that the work over a step is m̄ · (ψ_{n+1} − ψ_n) exactly. Defined while
 /// the rotation from the reference stays below π.
+#include "elements/law_sensor_reading.hpp"
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
 #include "fem/inputs.hpp"
@@ -76,9 +80,10 @@ inline constexpr std::size_t nodal_force_variable_count = 7;
 /// A component given as a law of the motion (header comment) instead of a function of time.
 struct LoadLaw {
   /// Variables: nodal_load_variables (a force's: the first nodal_force_variable_count), then the
-  /// inputs `inputs` names.
+  /// sensors `sensors` names, then the inputs `inputs` names.
   fem::Law law;
-  std::vector<std::size_t> inputs;  ///< indices of fem::Inputs
+  std::vector<std::size_t> inputs;   ///< indices of fem::Inputs
+  std::vector<std::size_t> sensors{};  ///< indices of fem::LawSensors
 };
 
 /// The components of a load that are laws of the motion (the others are its functions of time).
@@ -86,6 +91,9 @@ struct LoadLaws {
   std::array<std::optional<LoadLaw>, 3> components;
   /// The model's inputs (fem::Model::inputs), which the laws read; none when no law reads any.
   std::shared_ptr<const fem::Inputs> inputs;
+  /// The sensors the laws read (fem::Model::law_sensors, bound before `declare`); none when no law
+  /// reads any.
+  std::shared_ptr<const fem::LawSensors> law_sensors{};
 };
 
 class NodalLoad final : public fem::Element {
@@ -99,6 +107,8 @@ class NodalLoad final : public fem::Element {
 
   std::string_view kind() const override { return kind_ == LoadKind::Force ? "nodal_force" : "nodal_moment"; }
   void declare(fem::UnknownRegistry& registry) override;
+  /// Its rows with the blocks of the nodes its laws' sensors read.
+  std::vector<fem::BlockId> couple_law_sensors() override;
   void stamp(const fem::StepState& s, fem::ResidualSink& r, fem::JacobianSink& j) const override;
   void add_step_work(const fem::StepState& s, fem::StepWork& w) const override;
   /// Damping of the linearized problem: −∂F/∂v and −∂F/∂w of the laws of the motion (header).
@@ -111,6 +121,7 @@ class NodalLoad final : public fem::Element {
     fem::Vec3 value = fem::Vec3::Zero();
     fem::Mat3 by_displacement = fem::Mat3::Zero();
     fem::Mat3 by_rotation = fem::Mat3::Zero();
+    SensorJacobian<3> by_sensors;  ///< by the unknowns of the nodes the laws' sensors read
   };
   [[nodiscard]] LawsOverStep laws_over_step(const fem::StepState& s) const;
   /// Its point of application, the node itself.
@@ -127,10 +138,13 @@ class NodalLoad final : public fem::Element {
   struct LawGradient {
     fem::Mat3 by_x = fem::Mat3::Zero(), by_v = fem::Mat3::Zero(), by_w = fem::Mat3::Zero();
     fem::Vec3 by_speed = fem::Vec3::Zero();  ///< ∂F/∂speed, included in by_v but for its direction
+    SensorJacobian<3> by_sensors;            ///< through the sensors, by their nodes' unknowns or rates
   };
-  /// The laws at time t with the inputs held from t_inputs; `rates` asks for the derivatives by v
-  /// (speed's included, header) and w, which statics do not need.
-  [[nodiscard]] fem::Vec3 laws_at(double t, double t_inputs, const Motion& motion, bool rates, LawGradient& d) const;
+  /// The laws with the inputs held from the step's start and the sensors read `how` (at `at` of the
+  /// step; its time): their values and derivatives; derivatives by v (speed's included, header) and
+  /// w only for readings with rates (not End).
+  [[nodiscard]] fem::Vec3 laws_at(const fem::StepState& s, SensorReading how, double at, const Motion& motion,
+                                  LawGradient& d) const;
 
   fem::NodeId node_;
   fem::BlockId block_;     ///< displacement (force) or rotation (moment) block
@@ -142,6 +156,7 @@ class NodalLoad final : public fem::Element {
   double scale_;
   fem::Mat3 reference_;  ///< R_0 of a semitangential moment's node
   LoadLaws laws_;
+  LawSensorColumns sensor_columns_;  ///< the nodes the laws' sensors read (set by couple_law_sensors)
   bool reads_translation_ = false;  ///< a law reads x, v or speed: the displacement block's columns
   bool reads_rotation_ = false;     ///< a law reads w: the rotation block's columns
 };

@@ -100,6 +100,11 @@ class Element {
   /// Creates the element's own blocks (relative coordinates, multipliers) and declares, with
   /// `UnknownRegistry::couple`, every block its stamps touch. Called once, before numbering.
   virtual void declare(UnknownRegistry& registry) = 0;
+  /// Once the model's sensors are read and the sensors laws read are bound (fem/law_sensors.hpp),
+  /// after every element is declared: the element's rows whose laws read sensors, followed by the
+  /// blocks of the nodes those sensors read, one more coupling, which Model::couple_law_sensors
+  /// adds after the element's own. Empty (the default) when its laws read no sensor.
+  virtual std::vector<BlockId> couple_law_sensors() { return {}; }
 
   /// Adds the element's residual contribution (force units for node rows) and its exact
   /// derivative with respect to the trial unknowns.

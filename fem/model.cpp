@@ -41,6 +41,20 @@ std::optional<NodeId> Model::find_node(std::string_view node_name) const {
   return std::nullopt;
 }
 
+void Model::couple_law_sensors() {
+  // From the last element, so that an insertion shifts only the ranges already extended.
+  for (std::size_t e = elements.size(); e-- > 0;) {
+    const std::vector<BlockId> blocks = elements[e]->couple_law_sensors();
+    if (blocks.empty()) continue;
+    registry.insert_coupling(element_couplings[e].second, blocks);
+    ++element_couplings[e].second;
+    for (std::size_t later = e + 1; later < element_couplings.size(); ++later) {
+      ++element_couplings[later].first;
+      ++element_couplings[later].second;
+    }
+  }
+}
+
 void Model::update_length_scale() {
   if (nodes.empty()) return;
   Vec3 lo = nodes.front().reference_position, hi = lo;

@@ -5,6 +5,7 @@
 #include "fem/element.hpp"
 #include "fem/expression.hpp"
 #include "fem/inputs.hpp"
+#include "fem/law_sensors.hpp"
 #include "fem/node.hpp"
 #include "fem/sensor.hpp"
 #include "fem/time_scheme.hpp"
@@ -130,6 +131,8 @@ class Model {
   /// them: their address stays fixed when the model moves. A program sets them between steps
   /// (`model.inputs->set(name, value)`).
   std::shared_ptr<Inputs> inputs = std::make_shared<Inputs>();
+  /// The sensors laws read (fem/law_sensors.hpp), shared with the elements whose laws read them.
+  std::shared_ptr<LawSensors> law_sensors = std::make_shared<LawSensors>();
 
   /// Adds a node and its unknown blocks; returns its id.
   NodeId add_node(std::string node_name, const Vec3& position, NodeKind kind = NodeKind::Point);
@@ -152,8 +155,12 @@ class Model {
     elements.push_back(std::move(e));
     return ref;
   }
-  /// For each element, the range of `registry.couplings()` its `declare` added.
+  /// For each element, the range of `registry.couplings()` its `declare` (and couple_law_sensors)
+  /// added.
   std::vector<std::pair<std::size_t, std::size_t>> element_couplings;
+  /// Adds each element's Element::couple_law_sensors after its own couplings, once the sensors that
+  /// laws read are bound (the reader calls it after the `sensors` section). Once, before numbering.
+  void couple_law_sensors();
   /// Removes a translational component of a node (a support).
   void fix(NodeId node, int component) { registry.fix(nodes[node.index].displacement, component); }
   /// Removes a rotational component of a frame node (a clamp, with `fix`).

@@ -1,8 +1,10 @@
 #include "fem/sensor.hpp"
 
 #include "fem/rotation.hpp"
+#include "fem/sensor_kinematics.hpp"
 
 #include <limits>
+#include <optional>
 
 namespace catena::fem {
 
@@ -22,6 +24,18 @@ class FieldCapture final : public CellValueSink {
   double value_ = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// A committed node state as the motion sensor_kinematics.hpp reads.
+NodeMotionT<double> motion_of(const NodeState& s) {
+  return {s.position, s.orientation.toRotationMatrix(), s.velocity, s.angular_velocity};
+}
+
+/// The orientation of a sensor's frame (none: the global axes), as a quaternion.
+Quaternion frame_orientation(const Sensor& sensor, std::span<const NodeState> states) {
+  if (!sensor.frame) return Quaternion::Identity();
+  const Quaternion axes(sensor.frame->axes);
+  return sensor.frame->node ? states[sensor.frame->node->index].orientation * axes : axes;
+}
+
 /// The quantity a sensor measures, before its scale.
 double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> states,
                 std::span<const NodeState> initial) {
@@ -31,51 +45,23 @@ double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<con
     sensor.element->cell_values(states, capture);
     return capture.value();
   }
-  const NodeState& s = states[sensor.node.index];
-  const Quaternion& q = s.orientation;
-  const Vec3& omega = s.angular_velocity;
-  const Vec3& X = nodes[sensor.node.index].reference_position;
-  if (!sensor.frame) {
-    switch (sensor.quantity) {
-      case SensorQuantity::Position: return s.position[sensor.component];
-      case SensorQuantity::Displacement: return (s.position - X)[sensor.component];
-      case SensorQuantity::Velocity: return s.velocity[sensor.component];
-      case SensorQuantity::Rotation: return rotation_vector(q)[sensor.component];
-      case SensorQuantity::Orientation: return q.coeffs()[sensor.component];  // x, y, z, w
-      case SensorQuantity::AngularVelocity: return omega[sensor.component];
-      case SensorQuantity::ElementField: break;
-    }
-    return std::numeric_limits<double>::quiet_NaN();
+  const Quaternion& q = states[sensor.node.index].orientation;
+  // Rotations are measured on the quaternions the states keep (their logarithm is the more
+  // accurate near a half turn); the vector quantities by the formulas laws read them with.
+  if (sensor.quantity == SensorQuantity::Rotation)
+    return rotation_vector(frame_orientation(sensor, states).conjugate() * q)[sensor.component];
+  if (sensor.quantity == SensorQuantity::Orientation)
+    return (frame_orientation(sensor, states).conjugate() * q).coeffs()[sensor.component];  // x, y, z, w
+  const NodeMotionT<double> node = motion_of(states[sensor.node.index]);
+  std::optional<FrameMotionT<double>> frame;
+  if (sensor.frame) {
+    const std::optional<NodeMotionT<double>> frame_node =
+        sensor.frame->node ? std::optional(motion_of(states[sensor.frame->node->index])) : std::nullopt;
+    frame = frame_motion(*sensor.frame, frame_node ? &*frame_node : nullptr);
   }
-  // The frame's origin, rotation and motion now and at t = 0.
-  const SensorFrame& frame = *sensor.frame;
-  Vec3 xf = frame.offset, vf = Vec3::Zero(), omega_f = Vec3::Zero(), Xf0 = frame.offset;
-  Quaternion qf(frame.axes), qf0(frame.axes);
-  if (frame.node) {
-    const std::size_t n = frame.node->index;
-    const NodeState& f = states[n];
-    const Quaternion& qn0 = initial[n].orientation;
-    const Vec3 arm = f.orientation * frame.offset;
-    xf = f.position + arm;
-    vf = f.velocity + f.angular_velocity.cross(arm);
-    omega_f = f.angular_velocity;
-    Xf0 = nodes[n].reference_position + qn0 * frame.offset;
-    qf = f.orientation * qf;
-    qf0 = qn0 * qf0;
-  }
-  const Mat3 Rt = qf.toRotationMatrix().transpose();
-  const Vec3 r = s.position - xf;
-  switch (sensor.quantity) {
-    case SensorQuantity::Position: return (Rt * r)[sensor.component];
-    case SensorQuantity::Displacement:
-      return (Rt * r - qf0.toRotationMatrix().transpose() * (X - Xf0))[sensor.component];
-    case SensorQuantity::Velocity: return (Rt * (s.velocity - vf - omega_f.cross(r)))[sensor.component];
-    case SensorQuantity::Rotation: return rotation_vector(qf.conjugate() * q)[sensor.component];
-    case SensorQuantity::Orientation: return (qf.conjugate() * q).coeffs()[sensor.component];
-    case SensorQuantity::AngularVelocity: return (Rt * (omega - omega_f))[sensor.component];
-    case SensorQuantity::ElementField: break;
-  }
-  return std::numeric_limits<double>::quiet_NaN();
+  const Vec3 reference = sensor.quantity == SensorQuantity::Displacement ? displacement_reference(sensor, nodes, initial)
+                                                                         : Vec3::Zero();
+  return node_quantity(sensor.quantity, node, frame ? &*frame : nullptr, reference)[sensor.component];
 }
 
 }  // namespace
@@ -101,6 +87,16 @@ std::string_view sensor_unit(const Sensor& sensor) {
   if (f == "relative_x" || f == "relative_y" || f == "relative_z" || f == "radius") return "m";
   if (f == "mass") return "kg";
   return "";
+}
+
+Vec3 displacement_reference(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> initial) {
+  const Vec3& X = nodes[sensor.node.index].reference_position;
+  if (!sensor.frame) return X;
+  const SensorFrame& frame = *sensor.frame;
+  if (!frame.node) return frame.axes.transpose() * (X - frame.offset);
+  const std::size_t n = frame.node->index;
+  const Mat3 R0 = initial[n].orientation.toRotationMatrix();
+  return (R0 * frame.axes).transpose() * (X - (nodes[n].reference_position + R0 * frame.offset));
 }
 
 double evaluate_sensor(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> states,

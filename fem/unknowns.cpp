@@ -28,6 +28,10 @@ void UnknownRegistry::couple(std::span<const BlockId> blocks) {
   couplings_.emplace_back(blocks.begin(), blocks.end());
 }
 
+void UnknownRegistry::insert_coupling(std::size_t position, std::span<const BlockId> blocks) {
+  couplings_.emplace(couplings_.begin() + static_cast<std::ptrdiff_t>(position), blocks.begin(), blocks.end());
+}
+
 int UnknownRegistry::n_free_dofs() const {
   int n = 0;
   for (const BlockInfo& b : blocks_)

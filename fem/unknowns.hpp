@@ -75,6 +75,8 @@ class UnknownRegistry {
   /// with each other. Called once per element at set-up: the sparsity is fixed from then on.
   void couple(std::span<const BlockId> blocks);
   void couple(std::initializer_list<BlockId> blocks) { couple(std::span(blocks.begin(), blocks.size())); }
+  /// A coupling inserted at `position` of couplings() (Model::couple_law_sensors).
+  void insert_coupling(std::size_t position, std::span<const BlockId> blocks);
 
   [[nodiscard]] const BlockInfo& block(BlockId b) const { return blocks_[b.index]; }
   [[nodiscard]] std::size_t n_blocks() const { return blocks_.size(); }

@@ -30,6 +30,7 @@ fem::Model build(Cursor root) {
   reader::read_model_name(context);
   reader::read_parameters(context);
   reader::read_inputs(context);  // before the sections whose laws read them
+  reader::scan_sensor_names(context);  // the laws' sensors, defined last
   reader::read_planar(context);  // loads and gravity must lie in the plane
   reader::read_gravity(context);
   reader::read_nodes(context);
@@ -48,6 +49,8 @@ fem::Model build(Cursor root) {
   reader::read_analysis(context);
   reader::read_output(context);
   reader::read_sensors(context);
+  reader::bind_law_sensors(context);
+  context.model.couple_law_sensors();
   reader::read_objective(context);
   reader::apply_initial_velocity(context);
   reader::apply_planar(context);

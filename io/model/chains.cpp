@@ -12,7 +12,7 @@ namespace catena::io::reader {
 namespace {
 
 /// The joint of a chain, `{kind, axis, x_axis, laws}`: its definition and global axes.
-std::pair<elements::JointDefinition, fem::Mat3> read_chain_joint(const ModelContext& context, const Cursor& c) {
+std::pair<elements::JointDefinition, fem::Mat3> read_chain_joint(ModelContext& context, const Cursor& c) {
   c.expect_map("a chain joint {kind, axis, x_axis, laws}");
   c.check_keys(schema::chain_joint);
   const std::string_view kind = read_joint_kind(c);

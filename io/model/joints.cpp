@@ -35,7 +35,7 @@ fem::Mat3 read_joint_axes(const ModelContext& context, const Cursor& item) {
   return J;
 }
 
-void read_joint_laws(const ModelContext& context, const Cursor& c, std::string_view kind, elements::JointDefinition& d) {
+void read_joint_laws(ModelContext& context, const Cursor& c, std::string_view kind, elements::JointDefinition& d) {
   const fem::ParameterTable& parameters = context.parameters;
   c.expect_map("the laws of the joint's components {x, y, z, rx, ry, rz: {prescribed, rate, stiffness, damping, rest, force}}");
   c.check_keys(schema::joint_components);
@@ -79,7 +79,9 @@ void read_joint_laws(const ModelContext& context, const Cursor& c, std::string_v
       if (std::optional<MotionLaw> motion = read_motion_law(context, *f, variables, "a joint law")) {
         law.law.emplace(std::move(motion->law));
         law.law_inputs = std::move(motion->inputs);
+        law.law_sensors = std::move(motion->sensors);
         d.inputs = context.model.inputs;
+        d.law_sensors = context.model.law_sensors;
       } else {
         law.function = read_time_function(*f, parameters, Quantity{rotation ? "moment" : "force", force_unit});
       }

@@ -37,19 +37,21 @@ void refuse_angular_velocity_in_force(const ModelContext& context, const Cursor&
              join(load_variables(false)) + ", the inputs, the parameters and t");
 }
 
-fem::Expression read_component(const ModelContext& context, const Cursor& c, bool moment, elements::LoadLaws& laws,
+fem::Expression read_component(ModelContext& context, const Cursor& c, bool moment, elements::LoadLaws& laws,
                                std::size_t k) {
   const Quantity quantity{moment ? "moment component" : "force component", moment ? "N m" : "N"};
   if (!moment) refuse_angular_velocity_in_force(context, c);
   std::optional<MotionLaw> motion =
       read_motion_law(context, c, load_variables(moment), moment ? "a nodal moment" : "a nodal force");
   if (!motion) return read_time_function(c, context.parameters, quantity);
-  laws.components[k].emplace(elements::LoadLaw{std::move(motion->law), std::move(motion->inputs)});
+  laws.components[k].emplace(
+      elements::LoadLaw{std::move(motion->law), std::move(motion->inputs), std::move(motion->sensors)});
   laws.inputs = context.model.inputs;
+  laws.law_sensors = context.model.law_sensors;
   return fem::Expression("0", context.parameters);
 }
 
-LoadComponents read_load_vector(const ModelContext& context, const Cursor& c, bool moment) {
+LoadComponents read_load_vector(ModelContext& context, const Cursor& c, bool moment) {
   const std::string what = moment ? "a moment [N m]" : "a force [N]";
   if (!c.is_sequence() || c.size() != 3)
     c.fail_expected(what + " as a list of 3 numbers or expressions of t and the node's motion [x, y, z]");

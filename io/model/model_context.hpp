@@ -54,6 +54,15 @@ struct Plane {
   int normal = 2;         ///< the global axis normal to the plane (0: x, 1: y, 2: z)
 };
 
+/// A law of the motion that reads sensors (fem/law_sensors.hpp), kept until the sensors are read
+/// (bind_law_sensors): where it is written, what it belongs to and which sensors it reads.
+struct LawSensorReader {
+  Cursor cursor;
+  std::string whose;                  ///< "a joint law", "a nodal force"
+  std::vector<std::string> variables;  ///< the variables of its own it may use (for messages)
+  std::vector<std::size_t> sensors;    ///< indices in model.law_sensors
+};
+
 struct ModelContext {
   explicit ModelContext(Cursor document) : root(std::move(document)) {}
 
@@ -70,6 +79,10 @@ struct ModelContext {
   std::map<std::string, std::size_t> set_index;  ///< set name -> index in model.sets
   std::map<std::string, fem::SensorFrame> body_frames;   ///< rigid body name -> its frame (centre, node axes)
   std::map<std::string, fem::SensorFrame> joint_frames;  ///< joint name -> its frame A
+  /// The sensors' names, scanned before the sections whose laws may read them (scan_sensor_names),
+  /// and the prefixes `<name>_` of the sensors a set generates, one per member.
+  std::vector<std::string> sensor_names, sensor_set_prefixes;
+  std::vector<LawSensorReader> law_sensor_readers;
   std::optional<VelocityField> initial_velocity;
   std::optional<Plane> plane;  ///< `planar`; none: a 3D model
   SizeBudget budget;  ///< the model's projected size against the memory limit

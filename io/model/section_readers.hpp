@@ -37,19 +37,28 @@ void read_inputs(ModelContext& context);
 struct MotionLaw {
   fem::Law law;
   std::vector<std::size_t> inputs;
+  std::vector<std::size_t> sensors;  ///< indices of fem::LawSensors, in the order of its variables
 };
 /// The force at `c` as a law of the motion when its text names one of `variables` (those of
-/// `whose`: "a joint law") or an input; nothing when it names neither (a function of time, read as
-/// before). Fails, at `c`, for a name that is unknown (listing what the law may use) or that is
+/// `whose`: "a joint law"), an input or a sensor (among those scan_sensor_names found; bound by
+/// bind_law_sensors once the sensors are read); nothing when it names none (a function of time,
+/// read as before). Fails, at `c`, for a name that is unknown (listing what the law may use) or that is
 /// both a parameter and a variable or an input, and for a text muparser or the derivative rules
 /// refuse.
-[[nodiscard]] std::optional<MotionLaw> read_motion_law(const ModelContext& context, const Cursor& c,
+[[nodiscard]] std::optional<MotionLaw> read_motion_law(ModelContext& context, const Cursor& c,
                                                        std::span<const std::string_view> variables,
                                                        std::string_view whose);
 /// Fails when the constant `key` at `c` (a stiffness, a damping) names a variable of the motion
 /// or an input, saying to write the law in `force:`.
 void refuse_motion_variables(const ModelContext& context, const Cursor& c, std::span<const std::string_view> variables,
                              std::string_view key);
+
+/// The names of the `sensors` section's items (a set's: its prefix), before the sections whose
+/// laws may read them; what is not a plain name is left for read_sensors to report.
+void scan_sensor_names(ModelContext& context);
+/// Binds the sensors the laws read (after read_sensors). Fails at the law for a sensor the model
+/// does not define (listing what it may use) and for one a law cannot read (an element field).
+void bind_law_sensors(ModelContext& context);
 
 // nodes.cpp: nodes, and what applies to every node once all exist.
 void read_nodes(ModelContext& context);
@@ -104,7 +113,7 @@ void read_joints(ModelContext& context);
 /// normal to z (default: global x, or global y when z is along x).
 [[nodiscard]] fem::Mat3 read_joint_axes(const ModelContext& context, const Cursor& item);
 /// `laws: {rz: {prescribed: "2*t"}, x: {stiffness: 1e3, damping: 5}}` on top of the kind's switches.
-void read_joint_laws(const ModelContext& context, const Cursor& c, std::string_view kind, elements::JointDefinition& d);
+void read_joint_laws(ModelContext& context, const Cursor& c, std::string_view kind, elements::JointDefinition& d);
 /// Adds a joint whose frames A (on node `a`, or the ground) and B (on node `b`) coincide at t = 0,
 /// at `point` with the global `axes`; `item` (the joint's mapping) is where messages point.
 void add_joint(ModelContext& context, const std::string& name, elements::JointDefinition def,

@@ -172,6 +172,9 @@ void check_sensor_name(const ModelContext& context, const Cursor& c, const std::
   if (std::any_of(parameters.begin(), parameters.end(), [&](const auto& p) { return p.first == name; }))
     c.fail("'" + name + "' is the name of a parameter (an objective would read the sensor in its place); expected "
            "another sensor name");
+  if (context.model.inputs->find(name))
+    c.fail("'" + name + "' is the name of an input (a law would read the input in the sensor's place); expected "
+           "another sensor name");
   const auto& energy = fem::energy_column_names;
   const bool energy_column = std::find(energy.begin(), energy.end(), name) != energy.end();
   if (energy_column || name == "objective") {
@@ -186,6 +189,22 @@ void check_sensor_name(const ModelContext& context, const Cursor& c, const std::
 constexpr ListSection sensors_section{"sensors", "a list of sensors {name, node, quantity, component}",
                                       "a sensor {name, node, element or set, quantity, component, frame}",
                                       schema::sensor};
+
+void scan_sensor_names(ModelContext& context) {
+  const fem::ParameterTable parameters = context.parameters;
+  try {
+    for_each_section_item(context, sensors_section, [&](const Cursor& item, std::size_t) {
+      const auto name = item.find("name");
+      if (!name || !name->is_scalar()) return;
+      const std::string sensor = context.name_at(*name, "a sensor name");
+      if (item.find("set")) context.sensor_set_prefixes.push_back(sensor + "_");
+      else context.sensor_names.push_back(sensor);
+    });
+  } catch (const InputError&) {
+    // read_sensors reports it where it belongs, after the sections before it.
+    context.parameters = parameters;
+  }
+}
 
 void read_sensors(ModelContext& context) {
   std::map<std::string, int> first_line;

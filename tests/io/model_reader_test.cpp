@@ -233,6 +233,52 @@ TEST(ModelReader, ModelTextErrorsCiteTheGivenNameWithLineAndColumn) {
   }
 }
 
+TEST(ModelReader, LawsReadSensorsDefinedAfterThemAndCoupleTheirNodes) {
+  // A nodal force reads a set's sensor (named <sensor>_<member>) and a point along a beam, both
+  // defined last: bound to their nodes, and the force's rows coupled with those nodes' blocks.
+  const std::string text = R"(name: reads
+nodes:
+  - {name: a, position: [0, 0, 0]}
+  - {name: b, position: [1, 0, 0]}
+  - {name: c, position: [0, 1, 0]}
+sets:
+  - {name: far, nodes: [b]}
+beams:
+  - {name: arm, from: a, to: b, elements: 2, section: {EA: 1e6, GJ: 1e3, EIy: 1e3, EIz: 1e3, rhoA: 1, rhoJ: 1e-3}}
+masses:
+  - {node: c, mass: 1}
+loads:
+  - {node: c, force: ["-4*(x - pos_b) - 2*mid_vy", 0, 0]}
+analysis: {dt: 0.01, t_end: 0.1}
+sensors:
+  - {name: pos, set: far, quantity: position, component: x}
+  - {name: mid_vy, beam: arm, at: 0.25, quantity: velocity, component: y}
+)";
+  const fem::Model model = read_model(ModelText{text, "reads"});
+  ASSERT_EQ(model.law_sensors->size(), 2u);
+  std::vector<std::int32_t> read;
+  for (std::size_t i = 0; i < model.law_sensors->size(); ++i) {
+    ASSERT_TRUE(model.law_sensors->bound(i)) << model.law_sensors->name(i);
+    for (const fem::LawSensorNode& n : (*model.law_sensors)[i].nodes) read.push_back(n.id.index);
+  }
+  const auto id = [&](const char* name) { return model.find_node(name)->index; };
+  // pos_b reads b; mid_vy, at a quarter of the two-element beam, the nodes a and its middle node.
+  EXPECT_EQ(read.front(), id("b"));
+  ASSERT_EQ(read.size(), 3u);
+  EXPECT_EQ(read[1], id("a"));
+  EXPECT_EQ((*model.law_sensors)[1].terms.size(), 2u);
+  const fem::Element& force = *model.elements.back();
+  const auto [begin, end] = model.element_couplings.back();
+  ASSERT_EQ(end - begin, 2u);  // its own row, then its row with the sensors' nodes
+  const std::vector<fem::BlockId>& coupling = model.registry.couplings()[begin + 1];
+  EXPECT_EQ(coupling.front(), model.nodes[static_cast<std::size_t>(id("c"))].displacement) << force.name();
+  for (const std::int32_t n : read) {
+    const fem::Node& node = model.nodes[static_cast<std::size_t>(n)];
+    EXPECT_NE(std::find(coupling.begin(), coupling.end(), node.displacement), coupling.end()) << node.name;
+    EXPECT_NE(std::find(coupling.begin(), coupling.end(), node.rotation), coupling.end()) << node.name;
+  }
+}
+
 TEST(ModelReader, OverrideAddsKnownOptionalKey) {
   const std::vector<std::string> set{"analysis.output_every=5", "analysis.linear_solver=superlu"};
   const fem::Model model = read_model(good_dir / "bathe_pendulum.yaml", set);
