@@ -714,12 +714,44 @@ void Joint::attachment_points(std::vector<fem::AttachmentPoint>& out) const {
   out.push_back({*frames_[1].node, frames_[1].offset, true});
 }
 
+namespace {
+
+constexpr std::array<std::string_view, 6> relative_names{"relative_x",  "relative_y",  "relative_z",
+                                                         "relative_rx", "relative_ry", "relative_rz"};
+
+}  // namespace
+
+std::optional<int> Joint::law_field(std::string_view field) const {
+  const auto it = std::find(relative_names.begin(), relative_names.end(), field);
+  if (it == relative_names.end()) return std::nullopt;
+  return static_cast<int>(it - relative_names.begin());
+}
+
+std::vector<fem::NodeId> Joint::law_field_nodes() const {
+  std::vector<fem::NodeId> nodes;
+  for (const JointFrame& f : frames_)
+    if (f.node) nodes.push_back(*f.node);
+  return nodes;
+}
+
+fem::FieldOverStep Joint::law_field_over_step(int index, const fem::StepState& s) const {
+  const bool rotation = index >= 3;
+  const Start st = start_of(s, rotation);
+  const auto [E1, G] = kinematics_and_gradient(st.q, st.f, st.E0, ad::variables<12>(step_unknowns(s)),
+                                               {!rotation, rotation}, {false, false}, s.time.is_static(),
+                                               length_scale_, two_frame::Symmetry::None);
+  fem::FieldOverStep out{st.E0[index], E1[index].value(), {}};
+  for (std::size_t k = 0; k < 2; ++k)
+    if (frames_[k].node)
+      out.by_end.emplace_back(*frames_[k].node,
+                              E1[index].derivatives().segment<6>(6 * static_cast<Eigen::Index>(k)).transpose());
+  return out;
+}
+
 void Joint::cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const {
   static constexpr std::array<std::string_view, 6> reaction_names{"reaction_force_x",  "reaction_force_y",
                                                                    "reaction_force_z",  "reaction_moment_x",
                                                                    "reaction_moment_y", "reaction_moment_z"};
-  static constexpr std::array<std::string_view, 6> relative_names{"relative_x",  "relative_y",  "relative_z",
-                                                                   "relative_rx", "relative_ry", "relative_rz"};
   for (std::size_t k = 0; k < 6; ++k) {
     out.set(reaction_names[k], lambda_[static_cast<Eigen::Index>(k)]);
     out.set(relative_names[k], e_[static_cast<Eigen::Index>(k)]);

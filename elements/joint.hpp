@@ -172,6 +172,12 @@ class Joint final : public fem::Element {
   /// relative_rx/ry/rz [rad] (e at the last committed state); the vectors reaction_force_vector and
   /// reaction_moment_vector (the force and moment on B, global axes, for ParaView's Glyph).
   void cell_values(std::span<const fem::NodeState> states, fem::CellValueSink& out) const override;
+  /// Laws of the motion may read its relative coordinates relative_x ... relative_rz (indices 0-5).
+  [[nodiscard]] std::optional<int> law_field(std::string_view field) const override;
+  [[nodiscard]] std::vector<fem::NodeId> law_field_nodes() const override;
+  /// e_n and e_{n+1} = E(q_{n+1}) of component `index`, with the latter's derivatives by the frames'
+  /// nodes' unknowns (computed afresh: another element's stamp may call it on another thread).
+  [[nodiscard]] fem::FieldOverStep law_field_over_step(int index, const fem::StepState& s) const override;
   /// Frame A's joint axes, global components (the ground's as given): the axes the relative
   /// coordinates are measured in. Revolute, prismatic and cylindrical joints move about/along
   /// axis 3 (z), a planar joint keeps the plane of axes 1 and 2, a universal joint turns about

@@ -75,11 +75,26 @@ Eigen::Index LawSensorColumns::column_of(fem::NodeId node) const {
   return 6 * static_cast<Eigen::Index>(it - nodes_.begin());
 }
 
+double LawSensorColumns::read_field(const fem::LawSensorTerm& term, const fem::StepState& s, SensorReading how,
+                                    double at, SensorGradient& gradient) const {
+  // Along the step, the straight path from the start's value to the end's, as a joint's law takes
+  // its own coordinates; a field of the configuration has no derivative by the rates.
+  const fem::FieldOverStep f = term.element->law_field_over_step(term.field, s);
+  if (how == SensorReading::Rates) return f.end;
+  const double path = how == SensorReading::Along ? at : 1.0;
+  for (const auto& [node, d] : f.by_end) gradient.middleCols<6>(column_of(node)) += (term.weight * path) * d;
+  return f.start + path * (f.end - f.start);
+}
+
 double LawSensorColumns::read(const fem::LawSensors& table, std::size_t index, const fem::StepState& s,
                               SensorReading how, double at, SensorGradient& gradient) const {
   gradient.setZero(size());
   double value = 0.0;
   for (const fem::LawSensorTerm& term : table[index].terms) {
+    if (term.element != nullptr) {
+      value += term.weight * read_field(term, s, how, at, gradient);
+      continue;
+    }
     const std::optional<fem::NodeId> frame_node = term.frame ? term.frame->node : std::nullopt;
     Eigen::Matrix<double, 12, 1> x = Eigen::Matrix<double, 12, 1>::Zero();
     x.head<6>() = variables_of(s, term.node, how);

@@ -10,6 +10,9 @@
 ///   End    a static step's end, x = x_n + Δx, R = cay(b) R_n, rates zero; derivatives by (Δx, b)
 ///   Rates  the state of a linearized analysis, rates zero; derivatives by the nodes' rates (v, ω),
 ///          the damping of the linearized problem (its stiffness comes from the End reading)
+/// An element's field (a joint's relative coordinate, Element::law_field) is read along the step as
+/// the straight path from its value at the start to its value at the end, f_n + s (f_{n+1} − f_n),
+/// as a joint's law takes its own coordinates, with the end's derivatives; it has none by rates.
 /// A rotation sensor's vector jumps where its angle passes π: read past 3 rad, it throws
 /// fem::LawError (a DomainError: the step is cut, and a run that stays there fails naming it).
 #include "fem/element.hpp"
@@ -58,6 +61,9 @@ class LawSensorColumns {
 
  private:
   [[nodiscard]] Eigen::Index column_of(fem::NodeId node) const;
+  /// An element field's term (unweighted) of a sensor, its weighted derivatives added to `gradient`.
+  double read_field(const fem::LawSensorTerm& term, const fem::StepState& s, SensorReading how, double at,
+                    SensorGradient& gradient) const;
   std::vector<fem::LawSensorNode> nodes_;
 };
 

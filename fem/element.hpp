@@ -87,6 +87,15 @@ struct VelocityConstraint {
   double rate = 0.0;  ///< [m/s or rad/s]
 };
 
+/// A `cell_values` field over a time element, for laws of the motion that read it
+/// (fem/law_sensors.hpp): its value at the start and at the end of the step, and the end value's
+/// derivatives by the unknowns (Δx, b) of each node it depends on.
+struct FieldOverStep {
+  double start = 0.0;
+  double end = 0.0;
+  std::vector<std::pair<NodeId, Eigen::Matrix<double, 1, 6>>> by_end;
+};
+
 class Element {
  public:
   explicit Element(std::string name) : name_(std::move(name)) {}
@@ -105,6 +114,14 @@ class Element {
   /// blocks of the nodes those sensors read, one more coupling, which Model::couple_law_sensors
   /// adds after the element's own. Empty (the default) when its laws read no sensor.
   virtual std::vector<BlockId> couple_law_sensors() { return {}; }
+  /// The index of a `cell_values` field that laws of the motion may read (fem/law_sensors.hpp: a
+  /// joint's relative coordinates); none for the others (the default: every field).
+  [[nodiscard]] virtual std::optional<int> law_field(std::string_view /*field*/) const { return std::nullopt; }
+  /// The nodes the law fields depend on.
+  [[nodiscard]] virtual std::vector<NodeId> law_field_nodes() const { return {}; }
+  /// Law field `index` over the step `s` (the value at the end is the one `cell_values` reports
+  /// once the step is committed). Called while other elements stamp: it keeps nothing.
+  [[nodiscard]] virtual FieldOverStep law_field_over_step(int /*index*/, const StepState& /*s*/) const { return {}; }
 
   /// Adds the element's residual contribution (force units for node rows) and its exact
   /// derivative with respect to the trial unknowns.

@@ -3,10 +3,12 @@
 /// of the model's `sensors` section: a controller on a measured angle, a thrust that follows another
 /// node's speed). A law may read a node sensor of a vector quantity (position, displacement,
 /// velocity, rotation, angular velocity; global or in a frame; a point along a beam, interpolated
-/// between nodes): a weighted sum of node quantities whose exact derivatives by the nodes' unknowns
-/// the element reading it adds to the Newton matrix (elements/law_sensor_reading.hpp). Element
-/// fields (a truss's axial force) and orientations (quaternion components, defined up to sign) are
-/// refused: they have no such derivative.
+/// between nodes) and an element's field that the element gives with its derivatives
+/// (Element::law_field: a joint's relative coordinates): a weighted sum of such terms whose exact
+/// derivatives by the nodes' unknowns the element reading it adds to the Newton matrix
+/// (elements/law_sensor_reading.hpp). Other element fields (a truss's axial force) and
+/// orientations (quaternion components, defined up to sign) are refused: they have no such
+/// derivative.
 ///
 /// The model file names the sensors before it defines them (laws are read with the joints and
 /// loads, sensors last), so the table is filled in two stages: `add` while the laws are read
@@ -24,7 +26,7 @@
 
 namespace catena::fem {
 
-/// One node quantity of a law's sensor, with its weight in the sum (the interpolation's weight times
+/// One node quantity or element field of a law's sensor, with its weight in the sum (the interpolation's weight times
 /// the sensor's scale).
 struct LawSensorTerm {
   double weight = 1.0;
@@ -33,6 +35,9 @@ struct LawSensorTerm {
   int component = 0;
   std::optional<SensorFrame> frame;
   Vec3 reference = Vec3::Zero();  ///< Displacement: displacement_reference (fem/sensor_kinematics.hpp)
+  /// ElementField: the element (the model's, which outlives the table) and its law field's index.
+  const Element* element = nullptr;
+  int field = -1;
 };
 
 /// A node whose unknowns a law's sensor reads, with its blocks (rotation: none for a point node).

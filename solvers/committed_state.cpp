@@ -29,17 +29,22 @@ CommittedState::CommittedState(fem::Model& model, assembly::Tableau& tableau)
           for (const fem::Dof d : tableau.global_map().dofs(b))
             if (d >= first && d < last) keep[e] = 1;
     }
-    if (rank_ == 0 && !model.sensors.empty()) {
-      std::unordered_map<const fem::Element*, std::size_t> index;
-      for (std::size_t e = 0; e < model.elements.size(); ++e) index.emplace(model.elements[e].get(), e);
-      const auto keep_read = [&](const fem::Sensor& s) {
-        if (const auto it = index.find(s.element); s.element && it != index.end()) keep[it->second] = 1;
-      };
+    std::unordered_map<const fem::Element*, std::size_t> index;
+    for (std::size_t e = 0; e < model.elements.size(); ++e) index.emplace(model.elements[e].get(), e);
+    const auto keep_read = [&](const fem::Element* read) {
+      if (const auto it = index.find(read); read && it != index.end()) keep[it->second] = 1;
+    };
+    if (rank_ == 0) {
       for (const fem::Sensor& s : model.sensors) {
-        keep_read(s);
-        for (const fem::WeightedSensor& part : s.parts) keep_read(part.sensor);  // a point along a beam
+        keep_read(s.element);
+        for (const fem::WeightedSensor& part : s.parts) keep_read(part.sensor.element);  // a point along a beam
       }
     }
+    // An element whose field a law reads (a joint's coordinate): wherever the law may be stamped,
+    // its history must be the committed one.
+    const fem::LawSensors& law_sensors = *model.law_sensors;
+    for (std::size_t i = 0; i < law_sensors.size(); ++i)
+      for (const fem::LawSensorTerm& term : law_sensors[i].terms) keep_read(term.element);
     for (std::size_t e = 0; e < keep.size(); ++e)
       if (keep[e]) kept_elements_.push_back(e);
   }

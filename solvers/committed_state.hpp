@@ -86,7 +86,8 @@ class CommittedState {
   int rank_ = 0, ranks_ = 1;
   bool has_multipliers_ = false;
   /// Under MPI, the elements whose histories this rank keeps (commit) and whose own unknowns it
-  /// predicts: those it evaluates, those with a block it owns, and on rank 0 those a sensor reads.
+  /// predicts: those it evaluates, those with a block it owns, on rank 0 those a sensor reads, and
+  /// on every rank those whose field a law reads (fem/law_sensors.hpp).
   /// Checkpoints gather the others' histories from the ranks that evaluate them
   /// (solvers/element_histories.hpp).
   std::vector<std::size_t> kept_elements_;

@@ -32,9 +32,12 @@ constexpr std::array<const char*, 3> kPairs{"rigid", "flexible_1", "flexible_2"}
 const std::vector<std::string> kConstantCoefficients{"joints.0.laws.rz.force=Kp*theta_ref",
                                                      "joints.0.laws.rz.stiffness=Kp", "joints.0.laws.rz.damping=Kd"};
 
-/// The same controller reading the hub node's sensors (rotation and angular velocity about z)
-/// instead of the joint's coordinate and its rate.
-const std::vector<std::string> kOnTheHubsSensors{"joints.0.laws.rz.force=-Kp*(hub_rotation - theta_ref) - Kd*hub_rate"};
+/// The same controller reading sensors instead of the joint's coordinate and its rate: the hub
+/// joint's angle (an element sensor, the joint's relative_rz) or the hub node's rotation, and the
+/// hub node's angular velocity about z.
+const std::vector<std::vector<std::string>> kOnSensors{
+    {"joints.0.laws.rz.force=-Kp*(hub_angle - theta_ref) - Kd*hub_rate"},
+    {"joints.0.laws.rz.force=-Kp*(hub_rotation - theta_ref) - Kd*hub_rate"}};
 
 /// The closed loop linearized about its equilibrium at theta_ref, with `elements` beam elements.
 struct ClosedLoop {
@@ -104,28 +107,31 @@ double largest_difference(const testing::CaseRun& a, const testing::CaseRun& b, 
   return d;
 }
 
-TEST(CaseFlexibleArmPd, ControllerReadingTheHubsSensorsEqualsTheLawOfTheJointsCoordinate) {
-  // The hub turns about the joint's axis from 0: its rotation sensor's z is the joint's e and its
-  // angular velocity's z is e_rate. The law of the sensors has the same exact derivatives (through
-  // the sensors, by the hub node's unknowns), so the same linearized matrices and pairs; in time
-  // the sensors read the step's mean angular velocity b/h where e_rate is Δe/h (b = 2 tan(Δe/2)),
-  // which differ by Δe³/(12 h), below 1e-9 rad/s here.
+TEST(CaseFlexibleArmPd, ControllerReadingSensorsEqualsTheLawOfTheJointsCoordinate) {
+  // The hub turns about the joint's axis from 0: the joint's angle sensor is e, the hub node's
+  // rotation sensor's z is e too, and its angular velocity's z is e_rate. The laws of the sensors
+  // have the same exact derivatives (through the sensors, by the hub node's unknowns), so the same
+  // linearized matrices and pairs; in time the sensors read the step's mean angular velocity b/h
+  // where e_rate is Δe/h (b = 2 tan(Δe/2)), which differ by Δe³/(12 h), below 1e-9 rad/s here.
   const ClosedLoop coordinate = closed_loop(10);
-  const ClosedLoop sensors = closed_loop(10, kOnTheHubsSensors);
-  EXPECT_LT(relative_difference(sensors.analysis->stiffness(), coordinate.analysis->stiffness()), 1e-11);
-  EXPECT_LT(relative_difference(sensors.analysis->damping(), coordinate.analysis->damping()), 1e-14);
-  const solvers::EigenResult a = sensors.analysis->modes(), b = coordinate.analysis->modes();
-  ASSERT_EQ(a.modes.size(), b.modes.size());
-  for (std::size_t k = 0; k < a.modes.size(); ++k)
-    EXPECT_LT(std::abs(a.modes[k].s / b.modes[k].s - 1.0), 1e-6) << "pair " << k;
   std::vector<std::string> short_run{"n=10", "analysis.t_end=0.5"};
   const testing::CaseRun by_coordinate = testing::run_case("flexible-arm-pd", short_run);
-  short_run.insert(short_run.end(), kOnTheHubsSensors.begin(), kOnTheHubsSensors.end());
-  const testing::CaseRun by_sensors = testing::run_case("flexible-arm-pd", short_run);
-  ASSERT_EQ(by_sensors.rec.rows.size(), by_coordinate.rec.rows.size());
-  EXPECT_LT(largest_difference(by_sensors, by_coordinate, "hub_angle"), 1e-8 * 0.1);  // of theta_ref
-  EXPECT_LT(largest_difference(by_sensors, by_coordinate, "hub_torque"), 1e-8 * 1.0);  // of Kp theta_ref [N m]
-  EXPECT_LT(by_sensors.rec.max_balance_drift(), 1e-9);
+  for (const std::vector<std::string>& law : kOnSensors) {
+    const ClosedLoop sensors = closed_loop(10, law);
+    EXPECT_LT(relative_difference(sensors.analysis->stiffness(), coordinate.analysis->stiffness()), 1e-11) << law[0];
+    EXPECT_LT(relative_difference(sensors.analysis->damping(), coordinate.analysis->damping()), 1e-14) << law[0];
+    const solvers::EigenResult a = sensors.analysis->modes(), b = coordinate.analysis->modes();
+    ASSERT_EQ(a.modes.size(), b.modes.size());
+    for (std::size_t k = 0; k < a.modes.size(); ++k)
+      EXPECT_LT(std::abs(a.modes[k].s / b.modes[k].s - 1.0), 1e-6) << law[0] << ", pair " << k;
+    std::vector<std::string> with_law = short_run;
+    with_law.insert(with_law.end(), law.begin(), law.end());
+    const testing::CaseRun by_sensors = testing::run_case("flexible-arm-pd", with_law);
+    ASSERT_EQ(by_sensors.rec.rows.size(), by_coordinate.rec.rows.size());
+    EXPECT_LT(largest_difference(by_sensors, by_coordinate, "hub_angle"), 1e-8 * 0.1) << law[0];  // of theta_ref
+    EXPECT_LT(largest_difference(by_sensors, by_coordinate, "hub_torque"), 1e-8 * 1.0) << law[0];  // of Kp theta_ref
+    EXPECT_LT(by_sensors.rec.max_balance_drift(), 1e-9) << law[0];
+  }
 }
 
 TEST(CaseFlexibleArmPd, ControllerAsALawOfTheMotionEqualsTheConstantCoefficientLaw) {

@@ -2,8 +2,10 @@
 // sensors read along a step, at a static step's end and for a linearization give the values
 // sensors.csv's formulas give at those states, with exact derivatives (central differences) by the
 // nodes' unknowns and rates, for every vector quantity, in frames on nodes and fixed in space, and at
-// a point between nodes; joints and nodal loads whose laws read them have exact Jacobians; a PD law
-// that reads the hub's own rotation and angular velocity linearizes as the one of e and e_rate; and
+// a point between nodes; joints and nodal loads whose laws read them, or other joints'
+// coordinates, have exact Jacobians; a PD law that reads the hub's own rotation and angular
+// velocity linearizes as the one of e and e_rate, and a law reading its joint's coordinate as a
+// sensor is the law of e; and
 // two masses pulled towards each other by laws reading the other's position oscillate exactly as the
 // midpoint rule's linear oscillator, with the energy kept to the Newton tolerance.
 #include "elements/joint.hpp"
@@ -358,6 +360,102 @@ TEST(LawSensor, PdLawOnTheHubsSensorsLinearizesAsTheLawOfItsCoordinate) {
   sensors.joint->stamp_rates(b.view(sensors.m), none, Db);
   EXPECT_GT(Da.J.cwiseAbs().maxCoeff(), 1.0);
   EXPECT_LT((Da.J - Db.J).cwiseAbs().maxCoeff(), 1e-12 * Da.J.cwiseAbs().maxCoeff());
+}
+
+/// A law variable named `name` reading field `field` of `element` (bound now: the element exists).
+std::size_t bind_field(fem::Model& m, const std::string& name, const fem::Element& element, const std::string& field) {
+  fem::Sensor s;
+  s.name = name;
+  s.quantity = fem::SensorQuantity::ElementField;
+  s.element = &element;
+  s.field = field;
+  const std::size_t i = m.law_sensors->add(name);
+  m.law_sensors->bind(i, s, m.nodes, m.initial_state);
+  return i;
+}
+
+/// A law of the motion with the joint's variables and then `sensors`.
+fem::Law joint_law_reading(const std::string& text, const std::vector<std::string>& sensors) {
+  std::vector<std::string> variables(joint_law_variables.begin(), joint_law_variables.end());
+  variables.insert(variables.end(), sensors.begin(), sensors.end());
+  return fem::Law(text, gains, variables, variables.size(), "test");
+}
+
+TEST(LawSensor, JointLawReadingItsOwnCoordinateAsASensorIsTheLawOfE) {
+  // A joint's relative_rz read as a sensor is e along the step, e_n + s (e_{n+1} − e_n), with the
+  // end's derivatives: the same residual and Jacobian as the law of e, in a step and in statics.
+  const auto hinge = [](bool as_sensor, fem::Model& m) -> const Joint& {
+    const fem::NodeId hub = m.add_node("hub", Vec3::Zero(), fem::NodeKind::Frame);
+    m.initial_state[0].orientation = testing::quat(fem::exp_map(Vec3(0.1, -0.2, 0.3)));
+    m.initial_state[0].angular_velocity = Vec3(0.2, 0.1, 1.5);
+    JointDefinition def = joint_definition("revolute");
+    def.law_sensors = m.law_sensors;
+    def.laws[5].law.emplace(as_sensor ? joint_law_reading("-Kp*(angle - th) - 3*angle^3 - Kd*e_rate", {"angle"})
+                                      : joint_law_reading("-Kp*(e - th) - 3*e^3 - Kd*e_rate", {}));
+    if (as_sensor) def.laws[5].law_sensors = {0};
+    JointFrame ground, fb;
+    fb.node = hub;
+    const Joint& j = m.add_element<Joint>("motor", attach_frames(m, ground, fb), ground, fb, std::move(def), 1.0);
+    if (as_sensor) {
+      EXPECT_EQ(bind_field(m, "angle", j, "relative_rz"), 0u);
+    }
+    m.couple_law_sensors();
+    return j;
+  };
+  for (const fem::TimeScheme scheme : {fem::TimeScheme::Midpoint, fem::TimeScheme::Static}) {
+    fem::Model ma, mb;
+    const Joint& a = hinge(false, ma);
+    const Joint& b = hinge(true, mb);
+    TrialState sa(ma), sb(mb);
+    sa.scheme = sb.scheme = scheme;
+    randomize(sa, 61, 0.3);
+    sb.trial = sa.trial;
+    const Eigen::MatrixXd Ja = testing::element_jacobian(ma, a, sa), Jb = testing::element_jacobian(mb, b, sb);
+    EXPECT_GT(Ja.cwiseAbs().maxCoeff(), 10.0);
+    EXPECT_LT((Ja - Jb).cwiseAbs().maxCoeff(), 1e-12 * Ja.cwiseAbs().maxCoeff());
+    EXPECT_LT((testing::element_residual(ma, a, sa) - testing::element_residual(mb, b, sb)).cwiseAbs().maxCoeff(), 1e-12);
+  }
+}
+
+TEST(LawSensorTangent, JointLawsReadingAnotherJointsCoordinates) {
+  // A hinge to the ground at node a whose law reads a free joint's (a to b) coordinates, and the
+  // free joint's law that reads the hinge's angle: exact Jacobians; the fields' end values are the
+  // coordinates the joints report at the end of the step.
+  for (const fem::TimeScheme scheme : {fem::TimeScheme::Midpoint, fem::TimeScheme::Static})
+    for (const double size : {0.2, 1e-3}) {
+      SensorRig rig(71);
+      fem::Model& m = rig.m;
+      JointDefinition hinge_def = joint_definition("revolute"), free_def = joint_definition("free");
+      hinge_def.law_sensors = free_def.law_sensors = m.law_sensors;
+      const std::size_t first = m.law_sensors->size();
+      hinge_def.laws[5].law.emplace(joint_law_reading("-Kp*(e - free_x) - Kd*e_rate + 5*free_ry^2", {"free_x", "free_ry"}));
+      hinge_def.laws[5].law_sensors = {first, first + 1};
+      free_def.laws[0].law.emplace(joint_law_reading("-Kp*e*(1 + hinge_rz^2) - Kd*e_rate", {"hinge_rz"}));
+      free_def.laws[0].law_sensors = {first + 2};
+      JointFrame ground, on_a, on_b;
+      on_a.node = rig.a;
+      on_b.node = rig.p;
+      on_b.offset = Vec3(0.1, -0.2, 0.3);
+      const Joint& hinge =
+          m.add_element<Joint>("hinge", attach_frames(m, ground, on_a), ground, on_a, std::move(hinge_def), 1.0);
+      const Joint& free = m.add_element<Joint>("free", attach_frames(m, on_a, on_b), on_a, on_b, std::move(free_def), 1.0);
+      EXPECT_EQ(bind_field(m, "free_x", free, "relative_x"), first);
+      EXPECT_EQ(bind_field(m, "free_ry", free, "relative_ry"), first + 1);
+      EXPECT_EQ(bind_field(m, "hinge_rz", hinge, "relative_rz"), first + 2);
+      m.couple_law_sensors();
+      TrialState s(m);
+      s.scheme = scheme;
+      s.h = 0.05;
+      randomize(s, 72, size);
+      for (const Joint* j : {&hinge, &free}) {
+        const testing::TangentCheck c = testing::compare_rowwise(m, *j, s, std::min(1e-6, 1e-4 * size));
+        EXPECT_LT(c.max_relative_error, 1e-7) << j->name() << ", size " << size << ": " << c.worst;
+      }
+      const Eigen::Matrix<double, 6, 1> end = free.relative_coordinates(testing::end_states(m, s));
+      EXPECT_NEAR(free.law_field_over_step(0, s.view(m)).end, end[0], 1e-14);
+      EXPECT_NEAR(free.law_field_over_step(4, s.view(m)).end, end[4], 1e-14);
+      EXPECT_EQ(free.law_field_over_step(4, s.view(m)).start, free.committed_coordinates()[4]);
+    }
 }
 
 TEST(LawSensor, MassesPulledByLawsOfEachOthersPositionOscillateAsTheMidpointRule) {

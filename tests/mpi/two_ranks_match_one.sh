@@ -2,8 +2,8 @@
 # Two MPI ranks give the one-rank results (to 1e-10 relative) with rows distributed over both:
 # a truss net, a four-bar linkage with joints (relative coordinates and multipliers), the
 # first 0.05 s of the falling fifteen-bar chain (spherical joints, a static start), and the
-# flexible arm whose hub law reads sensors of the hub and of the tip in the hub's frame (a law's
-# row coupled to nodes another rank may own).
+# flexible arm whose hub law reads sensors of the hub joint's angle, the hub's rate and the tip in
+# the hub's frame (a law's row coupled to nodes another rank may own).
 # usage: two_ranks_match_one.sh CATENA MPIRUN SOURCE_DIR WORK_DIR
 set -euo pipefail
 catena=$1 mpirun=$2 src=$3 work=$4
@@ -13,7 +13,7 @@ for model in truss_net four_bar chain15 arm; do
 file="$src/tests/mpi/$model.yaml" settings=()
 [[ $model == chain15 ]] && file="$src/cases/chain15-falling/model.yaml" settings=(--set analysis.t_end=0.05)
 [[ $model == arm ]] && file="$src/cases/flexible-arm-pd/model.yaml" settings=(--set analysis.t_end=0.2
-  --set "joints.0.laws.rz.force=-Kp*(hub_rotation - theta_ref) - Kd*hub_rate + 50*tip_deflection")
+  --set "joints.0.laws.rz.force=-Kp*(hub_angle - theta_ref) - Kd*hub_rate + 50*tip_deflection")
 "$catena" run "$file" --out "$work/one" --quiet "${settings[@]}"
 for package in default mumps; do
 # The default on two ranks: each rank's interior without pivoting, the cut through its Schur
