@@ -1,6 +1,7 @@
 #include "fem/constraint_rank.hpp"
 
 #include "fem/dense_sinks.hpp"
+#include "fem/start_stamp.hpp"
 
 #include <Eigen/QR>
 
@@ -44,10 +45,12 @@ std::optional<std::vector<DependentUnknown>> redundant_unknowns(const Model& mod
       if (dofs[c] != fixed_dof)
         unknowns[static_cast<std::size_t>(dofs[c])] = {block.row_name(static_cast<int>(c)), block.owner};
   }
-  // The matrix of a dynamic step from rest at the initial state, every unknown at zero.
-  const std::vector<double> trial(static_cast<std::size_t>(n), 0.0);
-  StepState s{TimeElement::dynamic_step(0.0, rank_test_step(model), model.analysis.scheme), model.nodes,
-              model.initial_state, trial, &map};
+  // The matrix of a dynamic step from the initial state at its predictor, as `run` tests it
+  // (solvers::StaticEquilibrium::check_redundancy): at rest a law of the rates sits on its kink
+  // where a body that starts moving takes it off.
+  const TimeElement time = TimeElement::dynamic_step(0.0, rank_test_step(model), model.analysis.scheme);
+  const std::vector<double> trial = first_predictor(model, map, time);
+  StepState s{time, model.nodes, model.initial_state, trial, &map};
   s.gravity = model.gravity;
   DenseResidual residual(map, n);
   DenseJacobian jacobian(map, n);

@@ -37,8 +37,9 @@ struct DependentUnknown {
 
 /// The unknowns the constraints of `model` at its initial state leave undetermined: a
 /// rank-revealing QR with column pivoting (Eigen's) of the dense, equilibrated matrix of a dynamic
-/// step (rank_test_step) at rest. Empty when the constraints are independent; nothing when the
-/// model has more than `max_unknowns` unknowns (not tested).
+/// step (rank_test_step) at its predictor (fem/start_stamp.hpp, first_predictor). Empty when the
+/// constraints are independent; nothing when the model has more than `max_unknowns` unknowns (not
+/// tested).
 [[nodiscard]] std::optional<std::vector<DependentUnknown>> redundant_unknowns(const Model& model,
                                                                              int max_unknowns = 1500);
 
