@@ -471,18 +471,24 @@ void Simulation::write_closing(Outcome& outcome) {
 }
 
 Outcome Simulation::run() {
-  if (is_linearized()) {
-    if (is_root()) io::remove_earlier_run_outputs(out_);
-    return Outcome{io::run_linearized_command(options_.run, *model_, out_), {}};
-  }
   try {
+    if (is_linearized()) return run_linearized();
     start();
     while (step()) {
     }
   } catch (const RunError& e) {
     if (is_root() && *e.what() != '\0') std::cerr << e.what() << '\n';
+    if (is_linearized()) return Outcome{e.exit_code(), {}};
   }
   return finish();
+}
+
+Outcome Simulation::run_linearized() {
+  if (!is_linearized()) throw RunError(io::exit_bad_input, "a dynamic or static analysis is stepped: run() does it");
+  if (is_root()) io::remove_earlier_run_outputs(out_);
+  const io::LinearizedOutcome outcome = io::run_linearized_command(options_.run, *model_, out_);
+  if (outcome.exit_code != io::exit_ok) throw RunError(outcome.exit_code, outcome.message);
+  return Outcome{};
 }
 
 void Simulation::set_input(const std::string& name, double value) {

@@ -88,14 +88,20 @@ class Simulation {
  public:
   /// Reads and checks the model and sets up everything before the first step (collective).
   /// Throws RunError (nothing written, except when the output directory itself fails).
-  /// Eigen and buckling analyses are not time runs: `is_linearized()` says so, and `run()` does them.
+  /// Eigen and buckling analyses are not time runs: `is_linearized()` says so, and `run()` (or
+  /// `run_linearized()`) does them.
   explicit Simulation(SimulationOptions options);
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  /// start(), every step and finish(), messages and files as `catena run` (its exit code).
+  /// start(), every step and finish(), messages and files as `catena run` (its exit code); an
+  /// eigen or buckling analysis by run_linearized(), its failure printed.
   Outcome run();
+  /// An eigen or buckling analysis (is_linearized()), whole: its files and summary.json; the banner
+  /// and the modes' table unless quiet. A failure prints nothing: it throws RunError with the exit
+  /// code and the message `catena run` prints (a program's quiet run raises it and prints nothing).
+  Outcome run_linearized();
 
   void start();
   /// One nominal step; false when the run was complete already (nothing done). Throws RunError

@@ -24,6 +24,8 @@
 #include <numbers>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <utility>
 
 namespace catena::io {
 
@@ -121,31 +123,40 @@ std::string buckling_sensitivities_csv(const std::vector<solvers::ParameterModel
 }
 
 /// --sensitivity of an eigen or buckling analysis: the models at the perturbed values, with their
-/// inertia as the run's model will have it. Prints the refusal and returns nothing for bad input.
-std::optional<std::vector<solvers::ParameterModels>> read_eigen_parameter_models(const RunOptions& options,
-                                                                                 const fem::Model& model) {
+/// inertia as the run's model will have it. Throws what refuses them (bad input).
+std::vector<solvers::ParameterModels> read_eigen_parameter_models(const RunOptions& options, const fem::Model& model) {
+  std::vector<solvers::ParameterModels> parameters = read_parameter_models(options, model);
+  for (solvers::ParameterModels& p : parameters)
+    for (const std::unique_ptr<fem::Model>& m : p.models) {
+      // Not part of the compared structure, but it decides the linearization point.
+      if (m->analysis.linearized.about_equilibrium != model.analysis.linearized.about_equilibrium)
+        throw SensitivityInputError("--sensitivity: parameter '" + p.name +
+                                    "' changes analysis.about: it cannot be differentiated by");
+      // The point the linear buckling problem is about, and its difference step.
+      if (m->analysis.linearized.preload != model.analysis.linearized.preload)
+        throw SensitivityInputError("--sensitivity: parameter '" + p.name +
+                                    "' changes analysis.preload: it cannot be differentiated by");
+      elements::add_node_inertia(*m);
+    }
+  return parameters;
+}
+
+/// Writes summary.json (rank 0); what `catena run` prints when it cannot be written, else nothing.
+std::string write_summary_or_message(const std::filesystem::path& file, const SummaryData& summary) {
+  if (!is_root()) return {};
   try {
-    std::vector<solvers::ParameterModels> parameters = read_parameter_models(options, model);
-    for (solvers::ParameterModels& p : parameters)
-      for (const std::unique_ptr<fem::Model>& m : p.models) {
-        // Not part of the compared structure, but it decides the linearization point.
-        if (m->analysis.linearized.about_equilibrium != model.analysis.linearized.about_equilibrium)
-          throw SensitivityInputError("--sensitivity: parameter '" + p.name +
-                                      "' changes analysis.about: it cannot be differentiated by");
-        // The point the linear buckling problem is about, and its difference step.
-        if (m->analysis.linearized.preload != model.analysis.linearized.preload)
-          throw SensitivityInputError("--sensitivity: parameter '" + p.name +
-                                      "' changes analysis.preload: it cannot be differentiated by");
-        elements::add_node_inertia(*m);
-      }
-    return parameters;
+    write_summary_json(file, summary);
+    return {};
   } catch (const std::exception& e) {
-    if (is_root()) std::cerr << (dynamic_cast<const InputError*>(&e) || dynamic_cast<const SensitivityInputError*>(&e)
-                                     ? std::string(e.what())
-                                     : options.model.string() + ": " + e.what())
-                             << '\n';
-    return std::nullopt;
+    return std::string("catena: ") + e.what();
   }
+}
+
+/// summary.json of an analysis that did not complete, written (rank 0), and what `catena run`
+/// prints for it: its message, and below it why summary.json could not be written.
+std::string failure_message(const SummaryData& summary, const std::filesystem::path& out) {
+  const std::string unwritten = write_summary_or_message(out / "summary.json", summary);
+  return "catena: " + summary.message + (unwritten.empty() ? "" : "\n" + unwritten);
 }
 
 /// Runs `write`, the files rank 0 alone writes, on rank 0, then tells every rank whether it
@@ -175,15 +186,22 @@ std::string mode_directory(std::size_t k) {
 
 }  // namespace
 
-int run_linearized_command(const RunOptions& options, fem::Model& model, const std::filesystem::path& out) {
+LinearizedOutcome run_linearized_command(const RunOptions& options, fem::Model& model,
+                                         const std::filesystem::path& out) {
   const bool buckling = model.analysis.type == fem::AnalysisType::Buckling;
   SummaryData summary;
   summary.model_name = model.name;
   describe_model(model, summary);
   // Read and checked before anything is written (the base model without its inertia elements yet,
   // as the perturbed ones are read).
-  std::optional<std::vector<solvers::ParameterModels>> parameters = read_eigen_parameter_models(options, model);
-  if (!parameters) return exit_bad_input;
+  std::optional<std::vector<solvers::ParameterModels>> parameters;
+  try {
+    parameters = read_eigen_parameter_models(options, model);
+  } catch (const std::exception& e) {
+    return {exit_bad_input, dynamic_cast<const InputError*>(&e) || dynamic_cast<const SensitivityInputError*>(&e)
+                                ? std::string(e.what())
+                                : options.model.string() + ": " + e.what()};
+  }
   try {
     elements::add_node_inertia(model);
     solvers::LinearizedAnalysis analysis(model, PETSC_COMM_WORLD);
@@ -201,13 +219,11 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
     analysis.stop_if_requested("after the equilibrium it is linearized about");
     if (!buckling) {
       analysis.linearize();
-      if (!parameters->empty() && analysis.quadratic()) {
-        if (is_root())
-          std::cerr << "catena: --sensitivity: the linearized problem is quadratic (D ≠ 0: joint dampers, a turning "
-                       "frame's Coriolis terms or spinning bodies' gyroscopic terms); eigenvalue sensitivities are "
-                       "computed for K φ = ω² M φ only (docs/sensitivity.md)\n";
-        return exit_bad_input;
-      }
+      if (!parameters->empty() && analysis.quadratic())
+        return {exit_bad_input,
+                "catena: --sensitivity: the linearized problem is quadratic (D ≠ 0: joint dampers, a turning frame's "
+                "Coriolis terms or spinning bodies' gyroscopic terms); eigenvalue sensitivities are computed for "
+                "K φ = ω² M φ only (docs/sensitivity.md)"};
     }
     const solvers::EnergyRecord energy = analysis.energy();
     // The linearization state, which the modes are drawn about (the buckling path moves the
@@ -289,19 +305,16 @@ int run_linearized_command(const RunOptions& options, fem::Model& model, const s
     summary.status = "interrupted";
     summary.message = std::string("stopped by ") + signal_name(sig) + " (" + e.what() + "); the " +
                       (buckling ? "buckling" : "eigen") + " analysis is not complete";
-    if (is_root()) std::cerr << "catena: " << summary.message << '\n';
-    if (is_root()) (void)write_summary_json_or_report(out / "summary.json", summary);
-    return 128 + sig;
+    return {128 + sig, failure_message(summary, out)};
   } catch (const std::exception& e) {
     const bool output = dynamic_cast<const OutputError*>(&e) != nullptr;
     summary.status = "failed";
     summary.message = (output ? "output failed: " : "") + std::string(e.what());
-    if (is_root()) std::cerr << "catena: " << summary.message << '\n';
-    if (is_root()) (void)write_summary_json_or_report(out / "summary.json", summary);
-    return output ? exit_output_failure : exit_solver_failure;
+    return {output ? exit_output_failure : exit_solver_failure, failure_message(summary, out)};
   }
-  if (is_root() && !write_summary_json_or_report(out / "summary.json", summary)) return exit_output_failure;
-  return exit_ok;
+  if (std::string unwritten = write_summary_or_message(out / "summary.json", summary); !unwritten.empty())
+    return {exit_output_failure, std::move(unwritten)};
+  return {};
 }
 
 }  // namespace catena::io

@@ -22,9 +22,23 @@
 #include "fem/model.hpp"
 #include "io/commands.hpp"
 
+#include <filesystem>
+#include <string>
+
 namespace catena::io {
 
-/// Runs the analysis of `model` (type Eigen or Buckling) into `out`; returns the exit code.
-int run_linearized_command(const RunOptions& options, fem::Model& model, const std::filesystem::path& out);
+/// How an analysis ended: `catena run`'s exit code and, unless it completed, the message `catena
+/// run` prints for it (its lines, without the final newline).
+struct LinearizedOutcome {
+  int exit_code = exit_ok;
+  std::string message;
+};
+
+/// Runs the analysis of `model` (type Eigen or Buckling) into `out`. Prints only what
+/// `options.quiet` silences (the banner on stderr, the modes or the critical load on stdout): a
+/// failure is returned, for the caller to print (`catena run`) or to raise (the Python module,
+/// whose quiet run prints nothing).
+[[nodiscard]] LinearizedOutcome run_linearized_command(const RunOptions& options, fem::Model& model,
+                                                       const std::filesystem::path& out);
 
 }  // namespace catena::io

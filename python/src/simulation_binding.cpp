@@ -146,20 +146,24 @@ py::dict SimulationHandle::finish() {
 }
 
 py::dict SimulationHandle::linearized_run() {
-  const app::Outcome outcome = solving([&] {
-    app::Outcome o = simulation().run();
-    // Rank 0 writes summary.json: every rank reads it once it is there.
-    static_cast<void>(assembly::all_ranks_agree(true));
-    return o;
+  // A failure is raised with the message `catena run` prints, rank 0's on every rank, and printed
+  // nowhere (Simulation::run_linearized).
+  std::optional<app::RunError> failure;
+  solving([&] {
+    std::string message;
+    try {
+      static_cast<void>(simulation().run_linearized());
+    } catch (const app::RunError& e) {
+      failure = e;
+      message = e.what();
+    }
+    // Rank 0 has written summary.json when it sends: every rank reads it afterwards.
+    assembly::broadcast_text_from_root(message);
+    if (failure && !message.empty()) failure = app::RunError(failure->exit_code(), message);
   });
   summary_ = read_summary(locked([](const app::Simulation& s) { return s.out(); }));
-  py::dict written = summary_ ? json_object(*summary_) : py::dict();
-  if (outcome.exit_code != io::exit_ok) {
-    const std::string message =
-        written.contains("message") ? py::str(written["message"]).cast<std::string>() : std::string("failed");
-    throw Error(outcome.exit_code, message);
-  }
-  return written;
+  if (failure) throw *failure;
+  return summary_ ? json_object(*summary_) : py::dict();
 }
 
 app::SimulationOptions options_of(const std::filesystem::path& model, const std::optional<std::string>& text,

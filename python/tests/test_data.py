@@ -10,7 +10,7 @@ import tempfile
 
 import numpy as np
 import pytest
-from conftest import SOURCE, assert_same_columns, case, run_cli
+from conftest import CATENA, SOURCE, assert_same_columns, case, run_cli
 
 import catena
 from catena._results import read_csv
@@ -113,6 +113,43 @@ def test_the_wrong_analysis_is_refused_with_what_to_do():
     with pytest.raises(catena.Error) as raised:
         catena.Model(case("slider-crank-rigid"), set={"analysis.t_end": 0.01}).gradient(["T"])
     assert raised.value.exit_code == 2 and "objective" in str(raised.value)
+
+
+# A body on a hinge under gravity whose spring law turns NaN (e < -0.5) before it can hold the body
+# up: the static equilibrium the modes are about fails at the law's place (line 8, column 25).
+WEAK_HINGE = """name: weak-hinge
+parameters: {k: 10}
+gravity: [0, -9.81, 0]
+nodes: [{name: arm, position: [1, 0, 0]}]
+rigid_bodies: [{name: body, node: arm, mass: 1, inertia: [0.1, 0.1, 0.1]}]
+joints:
+  - {name: hub, kind: revolute, node: arm, at: [0, 0, 0],
+     laws: {rz: {force: "-k*e*sqrt(e + 0.5)"}}}
+analysis: {type: eigen, modes: 2}
+"""
+
+
+def test_a_quiet_analysis_that_fails_prints_nothing_and_raises_the_command_lines_message(tmp_path, capfd):
+    model = tmp_path / "hinge.yaml"
+    model.write_text(WEAK_HINGE)
+    with pytest.raises(catena.Error) as raised:
+        catena.Model(model).modes(quiet=True)
+    assert capfd.readouterr().err == ""
+    assert raised.value.exit_code == 3
+    assert f"{model}:8:25: joints[0].laws.rz.force: the law '-k*e*sqrt(e + 0.5)' at e = " in str(raised.value)
+    # `catena run --quiet` prints its failure all the same: the message the exception carries.
+    cli = subprocess.run([str(CATENA), "run", str(model), "--out", str(tmp_path / "cli"), "--quiet"],
+                         capture_output=True, text=True, check=False)
+    assert (cli.returncode, cli.stderr) == (3, str(raised.value) + "\n")
+    with pytest.raises(catena.Error) as raised:  # a buckling analysis failing alike
+        catena.Model(model).buckling(quiet=True)
+    assert capfd.readouterr().err == ""
+    assert raised.value.exit_code == 3 and "not stable at the preload" in str(raised.value)
+    # Bad input, refused before the analysis starts.
+    with pytest.raises(catena.Error) as raised:
+        catena.Model(CANTILEVER).modes(quiet=True, sensitivity=["nope"])
+    assert capfd.readouterr().err == ""
+    assert raised.value.exit_code == 2 and "--sensitivity: 'nope' is not a parameter of the model" in str(raised.value)
 
 
 # Under mpirun every rank runs it: the modes (in a temporary directory in argv[2]) and a gradient,
