@@ -49,7 +49,7 @@ std::string place_of(const Cursor& c) {
          (input_names.empty() ? std::string("no inputs (the model defines none)") : "the inputs " + joined(input_names)) +
          ", " +
          (sensor_names.empty() ? std::string("no sensors (the model defines none)")
-                               : "the sensors " + joined(sensor_names) + " (node sensors)") +
+                               : "the sensors " + joined(sensor_names)) +
          ", the parameters" +
          defined_names_note(parameter_names, {.none = "none defined", .list_at_most = 12, .counted = "defined"}) +
          " and t");
