@@ -3,6 +3,7 @@
 #include <petscsys.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,6 +16,27 @@ inline bool all_ranks_agree(bool ok_here) {
   int ok = ok_here ? 1 : 0, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
   return all_ok != 0;
+}
+
+/// A failure that one rank met (`failure_here`: its message, or none), on every rank: the message
+/// of the lowest rank that met one, or none when no rank did. For what one rank meets while the
+/// others go on to a collective call (a domain error in an element only one rank stamps).
+/// Collective over `comm`; no communication on one rank.
+inline std::optional<std::string> failure_on_any_rank(const std::optional<std::string>& failure_here, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  if (ranks == 1) return failure_here;
+  MPI_Comm_rank(comm, &rank);
+  const int mine = failure_here ? rank : ranks;
+  int first = ranks;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == ranks) return std::nullopt;
+  std::string text = rank == first ? *failure_here : std::string();
+  unsigned long long size = text.size();
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, first, comm);
+  text.resize(static_cast<std::size_t>(size));
+  MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, first, comm);
+  return text;
 }
 
 /// Every rank gets rank 0's `values` (same length on every rank): for numbers only rank 0 computes

@@ -1,5 +1,6 @@
 #include "assembly/tableau.hpp"
 
+#include "assembly/collectives.hpp"
 #include "assembly/free_processors.hpp"
 #include "assembly/ordering.hpp"
 #include "assembly/petsc_sinks.hpp"
@@ -326,10 +327,36 @@ void Tableau::stamp_local_elements_with(const fem::StepState& context, Vec x, fe
 
 namespace {
 
+/// Assembles `matrices` (collective).
+void assemble_matrices(std::initializer_list<Mat> matrices) {
+  for (Mat A : matrices) {
+    check(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+    check(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  }
+}
+
+/// Runs `stamp`, then `finish` (the collective assembly) whatever happens; a domain error that
+/// any rank's stamp met is thrown on every rank, so that all ranks cut the step together (one rank
+/// cutting while the others wait in the next collective call hung the run).
+template <class Stamp, class Finish>
+void stamp_then_finish(MPI_Comm comm, const Stamp& stamp, const Finish& finish) {
+  std::optional<std::string> domain_error;
+  try {
+    stamp();
+  } catch (const fem::DomainError& e) {
+    domain_error = e.what();
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
+  if (const std::optional<std::string> failure = failure_on_any_rank(domain_error, comm)) throw fem::DomainError(*failure);
+}
+
 /// Zeroes the outputs, stamps, and assembles them: assembly is collective, so it runs even when
 /// a stamp throws a domain error, which leaves the objects usable for the retry with a smaller step.
 template <class Stamp>
-void assemble_with(Vec f, Mat J, const Stamp& stamp) {
+void assemble_with(MPI_Comm comm, Vec f, Mat J, const Stamp& stamp) {
   if (f) check(VecZeroEntries(f), "VecZeroEntries");
   if (J) check(MatZeroEntries(J), "MatZeroEntries");
   auto finish = [&] {
@@ -337,18 +364,9 @@ void assemble_with(Vec f, Mat J, const Stamp& stamp) {
       check(VecAssemblyBegin(f), "VecAssemblyBegin");
       check(VecAssemblyEnd(f), "VecAssemblyEnd");
     }
-    if (J) {
-      check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-      check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
-    }
+    if (J) assemble_matrices({J});
   };
-  try {
-    stamp();
-  } catch (...) {
-    finish();
-    throw;
-  }
-  finish();
+  stamp_then_finish(comm, stamp, finish);
 }
 
 /// A PETSc object's values checked out for one assembly (Get/Restore a pair of PETSc's array
@@ -444,7 +462,7 @@ void Tableau::stamp_jacobian_scattered(const fem::StepState& context, Vec x, fem
 }
 
 void Tableau::assemble_residual(const fem::StepState& context, Vec x, Vec f) {
-  assemble_with(f, nullptr, [&] { stamp_into(context, x, f, nullptr); });
+  assemble_with(comm_, f, nullptr, [&] { stamp_into(context, x, f, nullptr); });
 }
 
 void Tableau::assemble_residual_of(const fem::Model& other, const fem::StepState& context, Vec x, Vec f) {
@@ -461,12 +479,12 @@ void Tableau::assemble_residual_of(const fem::Model& other, const fem::StepState
 
 void Tableau::assemble_jacobian(const fem::StepState& context, Vec x, Mat J) {
   if (J == jacobian_) ++matrix_assemblies_;
-  assemble_with(nullptr, J, [&] { stamp_into(context, x, nullptr, J); });
+  assemble_with(comm_, nullptr, J, [&] { stamp_into(context, x, nullptr, J); });
 }
 
 void Tableau::assemble(const fem::StepState& context, Vec x, Vec f, Mat J) {
   if (J == jacobian_) ++matrix_assemblies_;
-  assemble_with(f, J, [&] { stamp_into(context, x, f, J); });
+  assemble_with(comm_, f, J, [&] { stamp_into(context, x, f, J); });
 }
 
 void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M, Mat D) {
@@ -475,12 +493,13 @@ void Tableau::assemble_rate_matrices(const fem::StepState& context, Vec x, Mat M
   check(MatZeroEntries(D), "MatZeroEntries");
   PetscJacobianSink mass(M, global_map_), damping(D, global_map_);
   const fem::StepState s = local_view(context, x);
-  for (const std::size_t e : stamp_plan_.order()) model_->elements[e]->stamp_rates(s, mass, damping);
-  restore_view(x);
-  for (Mat A : {M, D}) {
-    check(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-    check(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
-  }
+  const auto stamp = [&] {
+    for (const std::size_t e : stamp_plan_.order()) model_->elements[e]->stamp_rates(s, mass, damping);
+  };
+  stamp_then_finish(comm_, stamp, [&] {
+    restore_view(x);
+    assemble_matrices({M, D});
+  });
 }
 
 void Tableau::gather_all(Vec x, std::vector<double>& out) {
