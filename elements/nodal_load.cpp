@@ -116,7 +116,6 @@ fem::Vec3 NodalLoad::laws_at(const fem::StepState& s, SensorReading how, double 
   fem::Vec3 F = fem::Vec3::Zero();
   d = {};
   d.by_sensors.setZero(3, sensor_columns_.size());
-  SensorGradient gradient;
   for (int k = 0; k < 3; ++k) {
     const std::optional<LoadLaw>& c = laws_.components[static_cast<std::size_t>(k)];
     if (!c) continue;
