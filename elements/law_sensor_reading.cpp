@@ -100,7 +100,7 @@ double LawSensorColumns::read(const fem::LawSensors& table, std::size_t index, c
     x.head<6>() = variables_of(s, term.node, how);
     if (frame_node) x.tail<6>() = variables_of(s, *frame_node, how);
     const Eigen::Matrix<D, 12, 1> u = ad::variables<12>(x);
-    const fem::NodeMotionT<D> node = motion_at(s, term.node, how, at, u.head<6>());
+    const fem::NodeMotionT<D> node = fem::point_motion(motion_at(s, term.node, how, at, u.head<6>()), term.offset);
     std::optional<fem::FrameMotionT<D>> frame;
     if (term.frame) {
       const std::optional<fem::NodeMotionT<D>> carrier =

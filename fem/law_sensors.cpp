@@ -41,7 +41,7 @@ void append_terms(const Sensor& sensor, double weight, std::span<const Node> nod
   }
   if (sensor.quantity == SensorQuantity::Orientation)
     throw std::invalid_argument(std::string("it reads a quaternion component, defined up to its sign; ") + readable);
-  LawSensorTerm term{w, sensor.node, sensor.quantity, sensor.component, sensor.frame, Vec3::Zero()};
+  LawSensorTerm term{w, sensor.node, sensor.quantity, sensor.component, sensor.frame, sensor.offset, Vec3::Zero()};
   if (sensor.quantity == SensorQuantity::Displacement) term.reference = displacement_reference(sensor, nodes, initial);
   out.terms.push_back(term);
   add_node(sensor.node);

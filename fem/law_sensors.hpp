@@ -34,6 +34,7 @@ struct LawSensorTerm {
   SensorQuantity quantity = SensorQuantity::Position;
   int component = 0;
   std::optional<SensorFrame> frame;
+  Vec3 offset = Vec3::Zero();     ///< the point measured, from the node in its axes (Sensor::offset)
   Vec3 reference = Vec3::Zero();  ///< Displacement: displacement_reference (fem/sensor_kinematics.hpp)
   /// ElementField: the element (the model's, which outlives the table) and its law field's index.
   const Element* element = nullptr;

@@ -52,7 +52,7 @@ double measured(const Sensor& sensor, std::span<const Node> nodes, std::span<con
     return rotation_vector(frame_orientation(sensor, states).conjugate() * q)[sensor.component];
   if (sensor.quantity == SensorQuantity::Orientation)
     return (frame_orientation(sensor, states).conjugate() * q).coeffs()[sensor.component];  // x, y, z, w
-  const NodeMotionT<double> node = motion_of(states[sensor.node.index]);
+  const NodeMotionT<double> node = point_motion(motion_of(states[sensor.node.index]), sensor.offset);
   std::optional<FrameMotionT<double>> frame;
   if (sensor.frame) {
     const std::optional<NodeMotionT<double>> frame_node =
@@ -90,7 +90,8 @@ std::string_view sensor_unit(const Sensor& sensor) {
 }
 
 Vec3 displacement_reference(const Sensor& sensor, std::span<const Node> nodes, std::span<const NodeState> initial) {
-  const Vec3& X = nodes[sensor.node.index].reference_position;
+  const Vec3 X = nodes[sensor.node.index].reference_position +
+                 initial[sensor.node.index].orientation.toRotationMatrix() * sensor.offset;
   if (!sensor.frame) return X;
   const SensorFrame& frame = *sensor.frame;
   if (!frame.node) return frame.axes.transpose() * (X - frame.offset);

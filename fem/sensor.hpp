@@ -62,6 +62,9 @@ struct Sensor {
   SensorQuantity quantity = SensorQuantity::Position;
   int component = 0;                ///< 0, 1, 2 = x, y, z (of the chosen frame); 3 = w (Orientation only)
   std::optional<SensorFrame> frame;  ///< none: global frame
+  /// Node sensors of a frame node: the point measured, fixed to the node, from it in its axes [m]
+  /// (position, displacement and velocity are that point's; rotations the node's).
+  Vec3 offset = Vec3::Zero();
   /// ElementField: the element (owned by the model, which must outlive the sensor) and the name of
   /// the field it sets in `cell_values`.
   const Element* element = nullptr;
@@ -72,7 +75,8 @@ struct Sensor {
   std::vector<WeightedSensor> parts{};
 };
 
-/// Value of `sensor` for the given node states (SI units).
+/// Value of `sensor` for the given node states (SI units). With an `offset` c, the node's position
+/// and velocity are those of its point c: x + R c and v + ω × R c.
 /// In a frame F (origin x_F, rotation R_F, quaternion q_F, angular velocity ω_F; on a node n with
 /// offset c and axes Q: x_F = x_n + R_n c, R_F = R_n Q, v_F = v_n + ω_n × R_n c, ω_F = ω_n):
 ///   position          R_Fᵀ (x − x_F)

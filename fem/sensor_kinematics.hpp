@@ -28,6 +28,15 @@ struct FrameMotionT {
   Vec3T<T> angular_velocity;
 };
 
+/// The motion of the point fixed to a node at `offset` (node axes): x + R c, v + ω × R c, the
+/// node's rotation and angular velocity (a sensor's offset).
+template <class T>
+[[nodiscard]] NodeMotionT<T> point_motion(const NodeMotionT<T>& node, const Vec3& offset) {
+  if (offset == Vec3::Zero()) return node;
+  const Vec3T<T> arm = node.rotation * offset.cast<T>();
+  return {node.position + arm, node.rotation, node.velocity + node.angular_velocity.cross(arm), node.angular_velocity};
+}
+
 /// The frame `frame` at the instant its node (none: a frame fixed in space) moves as `node`:
 /// x_F = x_n + R_n c, R_F = R_n Q, v_F = v_n + ω_n × R_n c, ω_F = ω_n.
 template <class T>
@@ -71,9 +80,10 @@ template <class T>
   throw std::invalid_argument("node_quantity: not a vector quantity of a node");
 }
 
-/// The origin displacement sensors measure from: the node's reference position (global frame), or
-/// in a frame its reference position relative to the frame at t = 0, R_F0ᵀ (X − X_F0), with X_F0 and
-/// R_F0 from the frame node's reference position and initial orientation (`initial`).
+/// The origin displacement sensors measure from: the measured point's reference position X (the
+/// node's, plus R_0 c for an offset c; global frame), or in a frame its reference position relative
+/// to the frame at t = 0, R_F0ᵀ (X − X_F0), with X_F0 and R_F0 from the frame node's reference
+/// position and initial orientation (`initial`).
 [[nodiscard]] Vec3 displacement_reference(const Sensor& sensor, std::span<const Node> nodes,
                                           std::span<const NodeState> initial);
 

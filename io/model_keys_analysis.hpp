@@ -122,6 +122,9 @@ inline constexpr std::array analysis_keys{
     ModelKey{"sensors[]", "frame", "no (node sensors)", "", "global", "",
              "the frame the value is expressed in (below): `<node>`, `{node: <node>}`, `{body: <rigid body>}` or "
              "`{joint: <joint>}`"},
+    ModelKey{"sensors[]", "offset", "no (node sensors of frame nodes)", "m", "`[0, 0, 0]`", "",
+             "a point fixed to the node, from it in its axes: position, displacement and velocity are that "
+             "point's (x + R c, v + ω × R c), rotations the node's; a law may read it (a body's tip)"},
     ModelKey{"sensors[]", "scale", "no", "", "1", "",
              "a factor on the value (a number or an expression of parameters): a normalization, `scale: 1/L`, or "
              "another unit, `scale: 180/pi`"},

@@ -43,6 +43,9 @@ void read_element_sensor(const ModelContext& context, const Cursor& item, const 
                     component->found());
   if (const auto frame = item.find("frame"))
     frame->fail("expected no frame in an element sensor (element fields are in element axes); found " + frame->found());
+  if (const auto offset = item.find("offset"))
+    offset->fail("expected no offset in an element sensor (a point on a node is a node sensor's); found " +
+                 offset->found());
   const std::vector<std::string> fields = fields_of(context.model, element);
   if (fields.empty())
     where.fail("element '" + element.name() + "' (" + std::string(element.kind()) +
@@ -103,6 +106,13 @@ void read_node_sensor(const ModelContext& context, const Cursor& item, const Cur
     s.component = static_cast<int>(read_choice(item.get("component", "x, y or z"), axis_names, "a component"));
   }
   if (const auto frame = item.find("frame")) s.frame = read_sensor_frame(context, *frame);
+  if (const auto offset = item.find("offset")) {
+    if (context.model.nodes[static_cast<std::size_t>(node.index)].kind != fem::NodeKind::Frame)
+      offset->fail("node '" + context.node_name(node) +
+                   "' has no axes (a point node) to give a point in; expected an offset on a frame node (a node "
+                   "of a beam or rigid body, or one given an orientation)");
+    s.offset = read_vec3(*offset, context.parameters, key_quantity<"sensors[]", "offset">("point on the node"));
+  }
 }
 
 /// A beam definition looked up by name; unknown: a suggestion.

@@ -36,7 +36,8 @@ using testing::TrialState;
 
 /// Frame nodes p, q, a and a point node r with random orientations and motions, and law sensors of
 /// every vector quantity on them: global, in a frame on a node (with an offset and turned axes), in
-/// a frame fixed in space, and a scaled sum of two (a point between nodes).
+/// a frame fixed in space, of points at an offset on a node, and a scaled sum of two (a point
+/// between nodes).
 struct SensorRig {
   fem::Model m;
   fem::NodeId p, q, a, r;
@@ -80,6 +81,11 @@ struct SensorRig {
     add("q_w", q, Q::AngularVelocity, 2, std::nullopt);
     add("r_disp", r, Q::Displacement, 2, std::nullopt);
     add("r_vel_p", r, Q::Velocity, 0, fem::SensorFrame(p));
+    // Points fixed to p at an offset in its axes (a body's tip).
+    add("p_tip_vel_q", p, Q::Velocity, 1, on_q);
+    sensors.back().offset = Vec3(0.3, -0.1, 0.2);
+    add("p_tip_disp", p, Q::Displacement, 2, std::nullopt);
+    sensors.back().offset = Vec3(-0.2, 0.4, 0.1);
     fem::Sensor between;
     between.name = "between";
     between.scale = 2.0;

@@ -1,6 +1,6 @@
 // Sensors read directly (fem/sensor.hpp): a point carried rigidly by a spinning hub, measured in
 // the global frame, in the hub's frame and in a frame offset and turned on the hub, where every
-// value is known in closed form; the scale; element fields.
+// value is known in closed form; the same point read as the hub's offset; the scale; element fields.
 #include "fem/sensor.hpp"
 
 #include <gtest/gtest.h>
@@ -84,6 +84,23 @@ TEST(Sensor, FrameOffsetAndTurnedOnTheHub) {
   const SensorFrame fixed(std::nullopt, Vec3(1, 0, 0), Mat3::Identity());
   expect_near(h.read(SensorQuantity::Position, fixed), h.read(SensorQuantity::Position) - Vec3(1, 0, 0));
   expect_near(h.read(SensorQuantity::Velocity, fixed), h.read(SensorQuantity::Velocity));
+}
+
+TEST(Sensor, APointOnTheHubIsTheTip) {
+  // The hub's point at offset (arm, 0, 0) in its axes is where the tip is, moving as the tip moves;
+  // its rotations are the hub's. In the hub's own frame it stands still.
+  const SpinningHub h;
+  for (const std::optional<SensorFrame>& frame : {std::optional<SensorFrame>(), std::optional(SensorFrame(NodeId{0}))})
+    for (const SensorQuantity q : {SensorQuantity::Position, SensorQuantity::Displacement, SensorQuantity::Velocity,
+                                   SensorQuantity::Rotation, SensorQuantity::AngularVelocity}) {
+      Vec3 point;
+      for (int c = 0; c < 3; ++c) {
+        Sensor s = node_sensor(NodeId{0}, q, c, frame);
+        s.offset = Vec3(arm, 0, 0);
+        point[c] = evaluate_sensor(s, h.nodes, h.now, h.initial);
+      }
+      expect_near(point, h.read(q, frame));
+    }
 }
 
 TEST(Sensor, ScaleMultipliesTheValue) {
