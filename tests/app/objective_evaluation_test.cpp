@@ -2,6 +2,7 @@
 // objective and its gradient are a Simulation run's, bit for bit, by the direct method and the
 // adjoint; an evaluation writes nothing; a run that does not complete is the RunError with the
 // exit code and message of the same run as a Simulation (as `catena run` reports it).
+#include "support/in_memory_run.hpp"
 #include "support/test_files.hpp"
 
 #include "app/objective_evaluation.hpp"
@@ -17,6 +18,7 @@ namespace catena::app {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::in_memory;
 using testing::ScratchDirectory;
 
 /// Hou's torque-shaping problem (cases/slider-crank-design) to t = 0.25 s, its objective's
@@ -26,13 +28,6 @@ io::RunOptions slider_crank_options() {
   o.model = std::string(CATENA_SOURCE_DIR) + "/cases/slider-crank-design/model.yaml";
   o.overrides = {"analysis.t_end=0.25", "a1=-3"};
   o.quiet = true;
-  return o;
-}
-
-SimulationOptions in_memory(const io::RunOptions& run) {
-  SimulationOptions o;
-  o.run = run;
-  o.write_files = false;
   return o;
 }
 

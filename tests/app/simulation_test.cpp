@@ -3,6 +3,7 @@
 // advances to the nominal step that reaches a time, a run finished early says so, and bad input
 // is a RunError with the located message and `catena run`'s exit code.
 #include "support/csv_table.hpp"
+#include "support/in_memory_run.hpp"
 #include "support/test_files.hpp"
 
 #include "app/simulation.hpp"
@@ -19,6 +20,7 @@ namespace catena::app {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::in_memory;
 using testing::ScratchDirectory;
 
 std::string source(const std::string& rel) { return std::string(CATENA_SOURCE_DIR) + "/" + rel; }
@@ -29,13 +31,6 @@ io::RunOptions chain15_options() {
   o.model = source("cases/chain15-driven/model.yaml");
   o.overrides = {"analysis.t_end=0.04", "analysis.output_every=5"};
   o.quiet = true;
-  return o;
-}
-
-SimulationOptions in_memory(const io::RunOptions& run) {
-  SimulationOptions o;
-  o.run = run;
-  o.write_files = false;
   return o;
 }
 
